@@ -1,0 +1,110 @@
+/**
+ * The `labelwise` bin. Dispatches `labelwise <group> …` to `cli/<group>.ts`, imported lazily so
+ * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
+ * The only caller of process.exit.
+ */
+import { LabelwiseError } from '../errors.js';
+import { formatError } from './format-error.js';
+import type { CliIO, CommandGroup } from './io.js';
+import { EXIT } from './io.js';
+import { printJson } from './output.js';
+
+const GROUPS: Readonly<
+  Record<string, { summary: string; load: () => Promise<{ run: CommandGroup }> }>
+> = {
+  build: {
+    summary: 'validate and resolve everything a repository holds',
+    load: () => import('./build.js'),
+  },
+  selector: {
+    summary: 'parse, match, explain and compare label selectors',
+    load: () => import('./selector.js'),
+  },
+  fleet: {
+    summary: 'resolve and explain a Datum-style fleet repository',
+    load: () => import('./fleet.js'),
+  },
+  catalog: {
+    summary: 'render ServiceDefinitions to Kubernetes manifests and check them',
+    load: () => import('./catalog.js'),
+  },
+  policy: {
+    summary: 'simulate, lint and compile Linkerd-style inbound route policy',
+    load: () => import('./policy.js'),
+  },
+  anchor: {
+    summary: 'run the Docker network anchor, or check a Compose project statically',
+    load: () => import('./anchor.js'),
+  },
+};
+
+export const VERSION = '0.1.0';
+
+function usage(): string {
+  const width = Math.max(...Object.keys(GROUPS).map((name) => name.length));
+  const lines = Object.entries(GROUPS).map(
+    ([name, group]) => `  ${name.padEnd(width)}  ${group.summary}`,
+  );
+  return [
+    'Usage: labelwise <command> [options]',
+    '',
+    'Label-driven infrastructure: labels classify things, selectors decide what reaches them.',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Every command takes --help and --json. Exit codes: 0 ok, 1 invalid input or failed check,',
+    '2 differences found, 3 could not run, 70 internal error.',
+    '',
+    'Example:',
+    "  labelwise selector match 'tier in (web,api),!canary' --labels 'tier=web' --explain",
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI in-process and returns the exit code. Tests call this; the bin calls {@link main}. */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout)(usage());
+    return name === undefined ? EXIT.invalid : EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const group = Object.prototype.hasOwnProperty.call(GROUPS, name) ? GROUPS[name] : undefined;
+  if (group === undefined) {
+    io.stderr(`labelwise: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    return EXIT.invalid;
+  }
+  const json = argv.includes('--json');
+  try {
+    const module = await group.load();
+    return await module.run(rest, io);
+  } catch (error) {
+    if (error instanceof LabelwiseError) {
+      if (json) printJson(io, { error: error.toJSON() });
+      else io.stderr(`labelwise ${name}: ${formatError(error)}\n`);
+      return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
+    }
+    const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(`labelwise: internal error, please report it with the command you ran.\n${stack}\n`);
+    return EXIT.internal;
+  }
+}
+
+/** The process entry point used by `bin/labelwise.js`. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const io: CliIO = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: process.stdout.isTTY === true,
+  };
+  const code = await run(argv, io);
+  // Let pending writes drain before exiting (piped stdout is asynchronous).
+  process.exitCode = code;
+  if (code !== EXIT.ok) await new Promise((resolve) => setImmediate(resolve));
+}

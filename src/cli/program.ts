@@ -1,0 +1,58 @@
+import { Command, CommanderError } from 'commander';
+import type { CliIO } from './io.js';
+import { EXIT } from './io.js';
+
+/**
+ * A commander program wired to `io` that never calls process.exit: parse errors and `--help`
+ * come back as exit codes from {@link runProgram}. Each call builds a fresh program, so tests can
+ * run many commands in one process.
+ */
+export function createProgram(name: string, description: string, io: CliIO): Command {
+  const program = new Command(name);
+  program
+    .description(description)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+    })
+    .showHelpAfterError('(run with --help for usage)')
+    .allowExcessArguments(false);
+  return program;
+}
+
+/** Applies {@link createProgram}'s settings to a subcommand (commander does not inherit them all). */
+export function configureSubcommand(command: Command, io: CliIO): Command {
+  return command
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .showHelpAfterError('(run with --help for usage)')
+    .allowExcessArguments(false);
+}
+
+/**
+ * Runs a program over `args` (without the group name). Actions report their exit code by
+ * returning it through `setExit`; a usage error is exit 1, `--help` exit 0.
+ */
+export async function runProgram(
+  program: Command,
+  args: readonly string[],
+  exit: { code: number },
+): Promise<number> {
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (
+        error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+      ) {
+        return EXIT.ok;
+      }
+      return EXIT.invalid;
+    }
+    throw error;
+  }
+  return exit.code;
+}

@@ -1,0 +1,57 @@
+/**
+ * Where a problem was found. The core fills in `offset` and `path`; loaders add `file`, `line`
+ * and `col`; the anchor names the environment variable or label it read.
+ */
+export interface SourceRef {
+  file?: string;
+  /** Character offset into a single-expression input (selector strings). */
+  offset?: number;
+  /** 1-based line. */
+  line?: number;
+  /** 1-based column. */
+  col?: number;
+  /** JSON-style path inside a document, e.g. `spec.matchExpressions[1].operator`. */
+  path?: string;
+  env?: string;
+  label?: string;
+}
+
+/** `input`: the user's mistake (exit 1). `unavailable`: something needed could not be reached (exit 3). */
+export type ErrorKind = 'input' | 'unavailable';
+
+/**
+ * The one error type for user-facing problems. Codes are stable (`MODULE_UPPER_SNAKE`) and part
+ * of the `--json` contract: never rename or reuse one. Anything thrown that is not a
+ * LabelwiseError is a bug.
+ */
+export class LabelwiseError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly source: SourceRef = {},
+    readonly hint?: string,
+    readonly kind: ErrorKind = 'input',
+  ) {
+    super(message);
+    this.name = 'LabelwiseError';
+  }
+
+  /** A plain object for `--json` output: stable key order, no stack. */
+  toJSON(): { code: string; message: string } & SourceRef & { hint?: string } {
+    const out: { code: string; message: string } & SourceRef & { hint?: string } = {
+      code: this.code,
+      message: this.message,
+    };
+    for (const key of ['file', 'line', 'col', 'offset', 'path', 'env', 'label'] as const) {
+      const value = this.source[key];
+      if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
+    }
+    if (this.hint !== undefined) out.hint = this.hint;
+    return out;
+  }
+}
+
+/** Quotes a value the way Go's `%q` does for printable text, so messages read the same everywhere. */
+export function quote(text: string): string {
+  return JSON.stringify(text);
+}

@@ -1,0 +1,168 @@
+import { LabelwiseError, quote } from '../errors.js';
+import {
+  compareStrings,
+  keyProblem,
+  valueProblem,
+  DATUM_HOST_LABEL,
+  DATUM_RESERVED_PREFIX,
+} from './labels.js';
+import type { ValidationProfile } from './labels.js';
+
+/** The four set-based operators of Kubernetes label selectors (spec §1). */
+export type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
+
+export const OPERATORS: readonly Operator[] = Object.freeze([
+  'In',
+  'NotIn',
+  'Exists',
+  'DoesNotExist',
+]);
+
+/** Where a requirement came from, so proofs and explanations can point back at the input. */
+export interface RequirementOrigin {
+  /** Character offset of the term in a selector string. */
+  readonly offset?: number;
+  /** Path of the term inside a document, e.g. `match.oneOf.site` or `matchExpressions[0]`. */
+  readonly path?: string;
+}
+
+/**
+ * One term of a selector. `values` is sorted and free of duplicates; it is non-empty for
+ * `In`/`NotIn` and empty for `Exists`/`DoesNotExist`. Build with {@link requirement}.
+ */
+export interface Requirement {
+  readonly key: string;
+  readonly operator: Operator;
+  readonly values: readonly string[];
+  readonly origin?: RequirementOrigin;
+}
+
+/**
+ * A conjunction of requirements. `everything` has none and matches every label set; `nothing`
+ * matches none (a `null` LabelSelector). The two are distinct shared constants, compared by
+ * identity or by `kind`, so "null matches nothing" can never turn into "empty matches all".
+ */
+export type Selector =
+  | { readonly kind: 'everything'; readonly requirements: readonly [] }
+  | { readonly kind: 'nothing'; readonly requirements: readonly [] }
+  | { readonly kind: 'requirements'; readonly requirements: readonly Requirement[] };
+
+export const EVERYTHING: Selector = Object.freeze({
+  kind: 'everything',
+  requirements: Object.freeze([]) as readonly [],
+});
+
+export const NOTHING: Selector = Object.freeze({
+  kind: 'nothing',
+  requirements: Object.freeze([]) as readonly [],
+});
+
+/**
+ * Builds a requirement, checking operator arity. Values are copied, de-duplicated and sorted; the
+ * input array is left untouched. Throws a LabelwiseError (`SELECTOR_INVALID_REQUIREMENT`) when
+ * `In`/`NotIn` get no values or `Exists`/`DoesNotExist` get some.
+ */
+export function requirement(
+  key: string,
+  operator: Operator,
+  values: readonly string[] = [],
+  origin?: RequirementOrigin,
+): Requirement {
+  if (!OPERATORS.includes(operator)) {
+    throw new LabelwiseError(
+      'SELECTOR_INVALID_OPERATOR',
+      `unknown operator ${quote(String(operator))}, expected one of In, NotIn, Exists, DoesNotExist`,
+      originSource(origin),
+    );
+  }
+  if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
+    throw new LabelwiseError(
+      'SELECTOR_INVALID_REQUIREMENT',
+      `operator ${operator} on key ${quote(key)} needs at least one value`,
+      originSource(origin),
+    );
+  }
+  if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
+    throw new LabelwiseError(
+      'SELECTOR_INVALID_REQUIREMENT',
+      `operator ${operator} on key ${quote(key)} takes no values`,
+      originSource(origin),
+    );
+  }
+  const sorted = [...new Set(values)].sort(compareStrings);
+  const req: Requirement =
+    origin === undefined
+      ? { key, operator, values: Object.freeze(sorted) }
+      : { key, operator, values: Object.freeze(sorted), origin: Object.freeze({ ...origin }) };
+  return Object.freeze(req);
+}
+
+/**
+ * A selector from requirements, sorted by key (stable for equal keys, like apimachinery's
+ * printing). No requirements gives {@link EVERYTHING}.
+ */
+export function selectorOf(requirements: readonly Requirement[]): Selector {
+  if (requirements.length === 0) return EVERYTHING;
+  const sorted = [...requirements].sort((a, b) => compareStrings(a.key, b.key));
+  return Object.freeze({ kind: 'requirements', requirements: Object.freeze(sorted) });
+}
+
+/** True for {@link EVERYTHING} and for any selector without requirements that is not Nothing. */
+export function isEverything(selector: Selector): boolean {
+  return selector.kind !== 'nothing' && selector.requirements.length === 0;
+}
+
+/**
+ * Checks every key and value of a selector against a validation profile (spec §3). Returns every
+ * problem with the requirement's origin. Under `datum`, the only reserved key a matcher may use
+ * is `datum/host`.
+ */
+export function validateSelector(selector: Selector, profile: ValidationProfile): LabelwiseError[] {
+  const errors: LabelwiseError[] = [];
+  for (const req of selector.requirements) {
+    const source = originSource(req.origin);
+    const keyError = keyProblem(req.key, profile);
+    if (keyError !== undefined) {
+      errors.push(new LabelwiseError('SELECTOR_INVALID_KEY', keyError, source));
+      continue;
+    }
+    if (
+      profile === 'datum' &&
+      req.key.startsWith(DATUM_RESERVED_PREFIX) &&
+      req.key !== DATUM_HOST_LABEL
+    ) {
+      errors.push(
+        new LabelwiseError(
+          'SELECTOR_RESERVED_LABEL',
+          `key ${quote(req.key)} uses the reserved prefix "datum/"; only ${DATUM_HOST_LABEL} exists`,
+          source,
+        ),
+      );
+      continue;
+    }
+    for (const value of req.values) {
+      const valueError = valueProblem(value, profile);
+      if (valueError !== undefined) {
+        errors.push(
+          new LabelwiseError(
+            'SELECTOR_INVALID_VALUE',
+            `${valueError} (key ${quote(req.key)})`,
+            source,
+          ),
+        );
+      }
+    }
+  }
+  return errors;
+}
+
+/** The SourceRef for errors about a requirement. */
+export function originSource(origin: RequirementOrigin | undefined): {
+  offset?: number;
+  path?: string;
+} {
+  const out: { offset?: number; path?: string } = {};
+  if (origin?.offset !== undefined) out.offset = origin.offset;
+  if (origin?.path !== undefined) out.path = origin.path;
+  return out;
+}

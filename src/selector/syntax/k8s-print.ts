@@ -1,0 +1,36 @@
+import { compareStrings } from '../labels.js';
+import type { Requirement, Selector } from '../model.js';
+
+/**
+ * Prints one requirement in Kubernetes syntax with no spaces except around `in`/`notin`.
+ * Single values print as `k=v` / `k!=v`; the lone empty value prints as a set (`k in ()`), which
+ * reads less like a typo than `k=`. Values are already sorted by the model.
+ */
+export function formatRequirement(req: Requirement): string {
+  switch (req.operator) {
+    case 'Exists':
+      return req.key;
+    case 'DoesNotExist':
+      return `!${req.key}`;
+    case 'In':
+    case 'NotIn': {
+      const single = req.values.length === 1 && req.values[0] !== '';
+      if (single) return `${req.key}${req.operator === 'In' ? '=' : '!='}${req.values[0]}`;
+      return `${req.key} ${req.operator === 'In' ? 'in' : 'notin'} (${req.values.join(',')})`;
+    }
+  }
+}
+
+/**
+ * Prints a selector as a Kubernetes string: requirements sorted by key (stable for equal keys),
+ * values sorted. Printing then parsing is a fixed point. Everything prints as `""`; Nothing has
+ * no string form and prints as the marker `<nothing>`, which does not parse.
+ * The input is never mutated.
+ */
+export function formatSelector(selector: Selector): string {
+  if (selector.kind === 'nothing') return NOTHING_TEXT;
+  const reqs = [...selector.requirements].sort((a, b) => compareStrings(a.key, b.key));
+  return reqs.map(formatRequirement).join(',');
+}
+
+export const NOTHING_TEXT = '<nothing>';

@@ -1,0 +1,194 @@
+/**
+ * Parser for Kubernetes label selector strings, compatible with apimachinery's `labels.Parse`.
+ *
+ * Grammar (whitespace — space, tab, CR, LF — may surround any token):
+ *
+ *   selector     ::= "" | requirement ( "," requirement )*
+ *   requirement  ::= [ "!" ] KEY
+ *                  | KEY ( "=" | "==" | "!=" ) [ VALUE ]
+ *                  | KEY ( "in" | "notin" ) "(" value-list ")"
+ *   value-list   ::= [ VALUE ] ( "," [ VALUE ] )*
+ *
+ * The traps, each pinned by a test vector:
+ * 1. A value may be omitted after `=`, `==`, `!=`: it means the empty value.
+ * 2. In a set, empty items are the empty value: `()` is `{""}`, not an empty set, and
+ *    `(a,,b)` is `{"", a, b}`. Duplicates collapse.
+ * 3. `in` and `notin` are keywords only in operator position: `in in (in)` is valid.
+ * 4. `!` only prefixes a bare key: `!x=a` is an error at `=`.
+ * 5. Leading, trailing and doubled commas between requirements are errors; so is a missing comma
+ *    inside a set.
+ * 6. `k>n` and `k<n` are recognised and refused: they cannot be expressed in a LabelSelector
+ *    object, and keeping the model to four operators keeps the algebra exact.
+ * 7. Blank input is the Everything selector.
+ *
+ * Errors keep apimachinery's "found …, expected …" wording and add a code and an offset.
+ */
+import { LabelwiseError } from '../../errors.js';
+import type { ValidationProfile } from '../labels.js';
+import { requirement, selectorOf, validateSelector } from '../model.js';
+import type { Operator, Requirement, Selector } from '../model.js';
+import { lex } from './k8s-lex.js';
+import type { Token } from './k8s-lex.js';
+
+/** Options for {@link parseSelector}. */
+export interface ParseOptions {
+  /**
+   * Which key/value rules to enforce (spec §3), or `none` to skip validation.
+   * Default: `kubernetes`, as apimachinery does.
+   */
+  profile?: ValidationProfile | 'none';
+}
+
+function describe(token: Token): string {
+  return token.kind === 'end' ? "'end of string'" : `'${token.text}'`;
+}
+
+class Parser {
+  private position = 0;
+  constructor(private readonly tokens: Token[]) {}
+
+  peek(): Token {
+    return this.tokens[this.position] as Token;
+  }
+
+  next(): Token {
+    const token = this.tokens[this.position] as Token;
+    if (token.kind !== 'end') this.position++;
+    return token;
+  }
+
+  /** Inside a value or key position, the keywords are plain words. */
+  static isWord(token: Token): boolean {
+    return token.kind === 'identifier' || token.kind === 'in' || token.kind === 'notin';
+  }
+
+  fail(code: string, token: Token, expected: string): never {
+    throw new LabelwiseError(code, `found ${describe(token)}, expected: ${expected}`, {
+      offset: token.offset,
+    });
+  }
+
+  parseSelector(): Requirement[] {
+    const requirements: Requirement[] = [];
+    let token = this.peek();
+    if (token.kind === 'end') return requirements;
+    for (;;) {
+      token = this.peek();
+      if (!Parser.isWord(token) && token.kind !== 'not') {
+        this.fail(
+          'SELECTOR_EXPECTED_KEY',
+          token,
+          requirements.length === 0 ? "!, identifier, or 'end of string'" : "identifier after ','",
+        );
+      }
+      requirements.push(this.parseRequirement());
+      const after = this.next();
+      if (after.kind === 'end') return requirements;
+      if (after.kind !== 'comma')
+        this.fail('SELECTOR_EXPECTED_COMMA', after, "',' or 'end of string'");
+    }
+  }
+
+  parseRequirement(): Requirement {
+    const start = this.peek();
+    let negated = false;
+    if (start.kind === 'not') {
+      negated = true;
+      this.next();
+    }
+    const keyToken = this.next();
+    if (!Parser.isWord(keyToken)) this.fail('SELECTOR_EXPECTED_KEY', keyToken, 'identifier');
+    const key = keyToken.text;
+    const origin = { offset: start.offset };
+    const following = this.peek();
+    if (following.kind === 'end' || following.kind === 'comma') {
+      return requirement(key, negated ? 'DoesNotExist' : 'Exists', [], origin);
+    }
+    if (negated) {
+      // apimachinery reads `!x` as complete and then stumbles on the operator.
+      this.fail(
+        'SELECTOR_EXPECTED_COMMA',
+        following,
+        "',' or 'end of string' ('!' only prefixes a bare key)",
+      );
+    }
+    const operatorToken = this.next();
+    let operator: Operator;
+    let values: string[];
+    switch (operatorToken.kind) {
+      case 'eq':
+      case 'deq':
+      case 'neq':
+        operator = operatorToken.kind === 'neq' ? 'NotIn' : 'In';
+        values = [this.parseExactValue()];
+        break;
+      case 'in':
+      case 'notin':
+        operator = operatorToken.kind === 'in' ? 'In' : 'NotIn';
+        values = this.parseValueSet();
+        break;
+      case 'gt':
+      case 'lt':
+        throw new LabelwiseError(
+          'SELECTOR_UNSUPPORTED_OPERATOR',
+          `found '${operatorToken.text}', numeric comparison is not supported: it has no LabelSelector form`,
+          { offset: operatorToken.offset },
+          'list the accepted values with "in (…)" instead',
+        );
+      default:
+        this.fail('SELECTOR_EXPECTED_OPERATOR', operatorToken, "'=', '==', '!=', 'in', 'notin'");
+    }
+    return requirement(key, operator, values, origin);
+  }
+
+  parseExactValue(): string {
+    const token = this.peek();
+    if (token.kind === 'end' || token.kind === 'comma') return '';
+    this.next();
+    if (Parser.isWord(token)) return token.text;
+    return this.fail('SELECTOR_EXPECTED_VALUE', token, 'identifier');
+  }
+
+  parseValueSet(): string[] {
+    const open = this.next();
+    if (open.kind !== 'open') this.fail('SELECTOR_EXPECTED_OPEN_PAREN', open, "'('");
+    const values: string[] = [];
+    // Each slot between '(' , ',' and ')' holds one value; an empty slot is the empty value.
+    for (;;) {
+      const token = this.next();
+      if (Parser.isWord(token)) {
+        values.push(token.text);
+        const after = this.next();
+        if (after.kind === 'close') return values;
+        if (after.kind !== 'comma')
+          this.fail('SELECTOR_EXPECTED_COMMA_OR_CLOSE', after, "',' or ')'");
+        continue;
+      }
+      if (token.kind === 'comma') {
+        values.push('');
+        continue;
+      }
+      if (token.kind === 'close') {
+        values.push('');
+        return values;
+      }
+      this.fail('SELECTOR_EXPECTED_VALUE', token, "',', ')' or identifier");
+    }
+  }
+}
+
+/**
+ * Parses a Kubernetes selector string (spec §2.1). Throws the first problem as a LabelwiseError
+ * with a code and the character offset; never throws anything else and runs in linear time.
+ * Requirements come back sorted by key (stable), values sorted and de-duplicated.
+ */
+export function parseSelector(input: string, options: ParseOptions = {}): Selector {
+  const parser = new Parser(lex(input));
+  const selector = selectorOf(parser.parseSelector());
+  const profile = options.profile ?? 'kubernetes';
+  if (profile !== 'none') {
+    const errors = validateSelector(selector, profile);
+    if (errors.length > 0) throw errors[0];
+  }
+  return selector;
+}
