@@ -1,0 +1,298 @@
+/**
+ * Discovery (spec: Repository and discovery): from the files of a directory to a {@link Fleet}.
+ * Pure: the caller reads the files (from disk or a git revision) and passes them in.
+ *
+ * 1. The one `type: Fleet` document marks the root; only YAML under it counts.
+ * 2. `Fleet.exclude` globs skip paths (a matched directory skips everything below); problems in
+ *    excluded files are never reported.
+ * 3. Every resource document belongs to the nearest Layer in its own directory or a parent.
+ * 4. Order is deterministic: layers by precedence then file path; resources by type then name.
+ */
+import picomatch from 'picomatch';
+import { compareStrings } from '../../selector/index.js';
+import type {
+  Fleet,
+  FleetDoc,
+  FleetProblem,
+  HostDoc,
+  LayerDoc,
+  ResourceDoc,
+  ResourceType,
+} from '../model.js';
+import { parseDocument } from './parse-document.js';
+import type { ParsedDoc } from './parse-document.js';
+import { readYaml } from './yaml-values.js';
+import type { YamlDocument } from './yaml-values.js';
+
+/** One file of the directory being read; `path` is relative to it, with `/` separators. */
+export interface FleetFile {
+  readonly path: string;
+  readonly bytes: Uint8Array | string;
+}
+
+/** Options for {@link loadFleet}. */
+export interface LoadOptions {
+  /** How to name the directory in the "no Fleet document" message. Default: `.`. */
+  readonly label?: string;
+}
+
+/** Directory names never descended into. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.direnv',
+  '.venv',
+]);
+
+/** Whether a path (relative, `/`-separated) is a YAML file outside skipped directories. */
+export function isCandidate(path: string): boolean {
+  if (!/\.ya?ml$/i.test(path)) return false;
+  const parts = path.split('/');
+  return !parts.slice(0, -1).some((part) => SKIPPED_DIRS.has(part));
+}
+
+function dirOf(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at < 0 ? '' : path.slice(0, at);
+}
+
+function isFleetDoc(doc: YamlDocument): boolean {
+  if (doc.value.kind !== 'map') return false;
+  const type = doc.value.entries.get('type');
+  return type !== undefined && type.value.kind === 'scalar' && type.value.text === 'Fleet';
+}
+
+interface Located {
+  readonly file: string;
+  readonly parsed: ParsedDoc;
+}
+
+/** Loads a fleet from its files. Never throws; every problem is collected. */
+export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}): Fleet {
+  const problems: FleetProblem[] = [];
+  const candidates = files
+    .filter((f) => isCandidate(f.path))
+    .sort((a, b) => compareStrings(a.path, b.path));
+  const read = candidates.map((file) => ({ path: file.path, yaml: readYaml(file.bytes) }));
+
+  const fleetFiles: { path: string; line: number }[] = [];
+  for (const file of read)
+    for (const doc of file.yaml.documents)
+      if (isFleetDoc(doc)) fleetFiles.push({ path: file.path, line: doc.line });
+  const empty = (root = ''): Fleet => ({ root, fleet: undefined, hosts: [], layers: [], problems });
+  if (fleetFiles.length === 0) {
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_NO_FLEET',
+      message: `no Fleet document found under ${options.label ?? '.'}`,
+    });
+    return empty();
+  }
+  if (fleetFiles.length > 1) {
+    for (const found of fleetFiles)
+      problems.push({
+        severity: 'error',
+        code: 'FLEET_SEVERAL_FLEETS',
+        file: found.path,
+        line: found.line,
+        message: `found ${fleetFiles.length} Fleet documents, expected one`,
+      });
+    return empty();
+  }
+  const fleetFile = fleetFiles[0] as { path: string; line: number };
+  const root = dirOf(fleetFile.path);
+  const prefix = root === '' ? '' : `${root}/`;
+
+  // Parse the Fleet document first: its exclude list decides which other files count.
+  const located: Located[] = [];
+  let fleet: FleetDoc | undefined;
+  const report = (
+    file: string,
+    list: readonly {
+      code: string;
+      line: number;
+      message: string;
+      severity?: 'error' | 'warning';
+    }[],
+  ): void => {
+    for (const p of list)
+      problems.push({
+        severity: p.severity ?? 'error',
+        code: p.code,
+        file,
+        line: p.line,
+        message: p.message,
+      });
+  };
+  const rootFile = read.find((f) => f.path === fleetFile.path);
+  const rel = fleetFile.path.slice(prefix.length);
+  let exclude: string[] = [];
+  for (const doc of rootFile?.yaml.documents ?? []) {
+    if (!isFleetDoc(doc)) continue;
+    const result = parseDocument(doc);
+    if (result.doc?.type === 'Fleet') {
+      exclude = [...result.doc.exclude];
+      fleet = { name: result.doc.name, file: rel, line: result.doc.line, exclude };
+    }
+  }
+  const excluded = exclude.length === 0 ? () => false : picomatch(exclude, { dot: true });
+  const isExcluded = (path: string): boolean => {
+    const parts = path.split('/');
+    for (let i = 1; i <= parts.length; i++) if (excluded(parts.slice(0, i).join('/'))) return true;
+    return false;
+  };
+
+  for (const file of read) {
+    if (!file.path.startsWith(prefix)) continue;
+    const path = file.path.slice(prefix.length);
+    if (path !== rel && isExcluded(path)) continue;
+    report(
+      path,
+      file.yaml.problems.map((p) => ({
+        code: 'FLEET_INVALID_YAML',
+        line: p.line,
+        message: p.message,
+      })),
+    );
+    for (const doc of file.yaml.documents) {
+      const result = parseDocument(doc);
+      report(path, result.problems);
+      if (result.doc !== undefined && result.doc.type !== 'Fleet')
+        located.push({ file: path, parsed: result.doc });
+    }
+  }
+
+  // Names are unique per type (Datum forgets to check).
+  const seen = new Map<string, { file: string; line: number }>();
+  const unique: Located[] = [];
+  for (const item of located) {
+    const { type, name, line } = item.parsed;
+    if (type !== 'Host' && type !== 'Layer') {
+      unique.push(item);
+      continue;
+    }
+    const key = `${type}\u0000${name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({
+        severity: 'error',
+        code: 'FLEET_DUPLICATE_NAME',
+        file: item.file,
+        line,
+        object: `${type} ${name}`,
+        message: `duplicate ${type} ${JSON.stringify(name)}, first declared at ${first.file}:${first.line}`,
+      });
+      continue;
+    }
+    seen.set(key, { file: item.file, line });
+    unique.push(item);
+  }
+
+  const hosts: HostDoc[] = [];
+  const layerByDir = new Map<
+    string,
+    { file: string; parsed: Extract<ParsedDoc, { type: 'Layer' }>; resources: ResourceDoc[] }
+  >();
+  for (const item of unique) {
+    if (item.parsed.type === 'Host')
+      hosts.push({
+        name: item.parsed.name,
+        labels: item.parsed.labels,
+        file: item.file,
+        line: item.parsed.line,
+      });
+    else if (item.parsed.type === 'Layer') {
+      const dir = dirOf(item.file);
+      const other = layerByDir.get(dir);
+      if (other !== undefined) {
+        problems.push({
+          severity: 'error',
+          code: 'FLEET_TWO_LAYERS',
+          file: item.file,
+          line: item.parsed.line,
+          object: `Layer ${item.parsed.name}`,
+          message: `two Layer documents in directory ${dir === '' ? '.' : dir}: ${other.parsed.name} (${other.file}:${other.parsed.line}) and ${item.parsed.name}`,
+        });
+        continue;
+      }
+      layerByDir.set(dir, { file: item.file, parsed: item.parsed, resources: [] });
+    }
+  }
+  for (const item of unique) {
+    const parsed = item.parsed;
+    if (parsed.type === 'Host' || parsed.type === 'Layer' || parsed.type === 'Fleet') continue;
+    const ref = `${parsed.type}[${parsed.name}]`;
+    let dir: string | undefined = dirOf(item.file);
+    let layer = layerByDir.get(dir);
+    while (layer === undefined && dir !== '') {
+      dir = dirOf(dir);
+      layer = layerByDir.get(dir);
+    }
+    if (layer === undefined) {
+      problems.push({
+        severity: 'error',
+        code: 'FLEET_NO_LAYER',
+        file: item.file,
+        line: parsed.line,
+        object: ref,
+        message: `${ref} has no Layer document above it`,
+      });
+      continue;
+    }
+    const duplicate = layer.resources.find((r) => r.ref === ref);
+    if (duplicate !== undefined) {
+      problems.push({
+        severity: 'error',
+        code: 'FLEET_DUPLICATE_REFERENCE',
+        file: item.file,
+        line: parsed.line,
+        object: ref,
+        message: `${ref} is declared twice in layer ${layer.parsed.name} (first at ${duplicate.file}:${duplicate.line})`,
+      });
+      continue;
+    }
+    layer.resources.push({
+      type: parsed.type as ResourceType,
+      name: parsed.name,
+      ref,
+      file: item.file,
+      line: parsed.line,
+      desired: parsed.desired,
+      edges: parsed.edges,
+      templated: parsed.templated,
+    });
+  }
+
+  const layers: LayerDoc[] = [...layerByDir.entries()].map(
+    ([dir, { file, parsed, resources }]) => ({
+      name: parsed.name,
+      precedence: parsed.precedence,
+      selector: parsed.selector,
+      matchLines: parsed.matchLines,
+      dir,
+      file,
+      line: parsed.line,
+      resources: resources.sort(
+        (a, b) => compareStrings(a.type, b.type) || compareStrings(a.name, b.name),
+      ),
+    }),
+  );
+  layers.sort(
+    (a, b) => a.precedence - b.precedence || compareStrings(a.file, b.file) || a.line - b.line,
+  );
+  hosts.sort((a, b) => compareStrings(a.name, b.name));
+  problems.sort(compareProblems);
+  return { root, fleet, hosts, layers, problems };
+}
+
+/** Orders problems by file, line, then message, so output is stable. */
+export function compareProblems(a: FleetProblem, b: FleetProblem): number {
+  return (
+    compareStrings(a.file ?? '', b.file ?? '') ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compareStrings(a.message, b.message) ||
+    compareStrings(a.host ?? '', b.host ?? '')
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * YAML text → a small positioned value tree. Read with the failsafe schema so every scalar keeps
+ * its literal source text (`1` stays `"1"`, `0640` stays `"0640"`), and record whether it was
+ * quoted, so a field can insist on a quoted string instead of guessing. Aliases are refused
+ * (they make one edit change many places silently); anchors alone are harmless.
+ */
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import type { Node } from 'yaml';
+
+/** A scalar with its literal text. `quoted` covers quoted, block (`|`, `>`) and `!!str` scalars. */
+export interface YamlScalar {
+  readonly kind: 'scalar';
+  readonly text: string;
+  readonly quoted: boolean;
+  readonly line: number;
+}
+
+export interface YamlList {
+  readonly kind: 'list';
+  readonly items: readonly YamlValue[];
+  readonly line: number;
+}
+
+/** A mapping; keys are scalar texts, in source order. */
+export interface YamlMap {
+  readonly kind: 'map';
+  readonly entries: ReadonlyMap<string, { readonly value: YamlValue; readonly line: number }>;
+  readonly line: number;
+}
+
+export type YamlValue = YamlScalar | YamlList | YamlMap;
+
+/** A problem reading YAML, with its 1-based line. */
+export interface YamlProblem {
+  readonly line: number;
+  readonly message: string;
+}
+
+/** One non-empty document of a file. */
+export interface YamlDocument {
+  readonly value: YamlValue;
+  readonly line: number;
+}
+
+export interface YamlFile {
+  readonly documents: readonly YamlDocument[];
+  readonly problems: readonly YamlProblem[];
+}
+
+const STR_TAG = 'tag:yaml.org,2002:str';
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes and parses a YAML file. Never throws: invalid UTF-8, syntax errors, duplicate keys,
+ * aliases, non-scalar keys and custom tags come back as problems (a document with a problem is
+ * dropped, so nothing half-read is used).
+ */
+export function readYaml(bytes: Uint8Array | string): YamlFile {
+  let text: string;
+  if (typeof bytes === 'string') text = bytes;
+  else {
+    try {
+      text = UTF8.decode(bytes);
+    } catch {
+      return { documents: [], problems: [{ line: 1, message: 'file is not valid UTF-8' }] };
+    }
+  }
+  const lineCounter = new LineCounter();
+  const lineOf = (offset: number | undefined): number => lineCounter.linePos(offset ?? 0).line;
+  const documents: YamlDocument[] = [];
+  const problems: YamlProblem[] = [];
+  const parsed = parseAllDocuments(text, {
+    schema: 'failsafe',
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+  });
+  // parseAllDocuments returns an EmptyStream (an array with no documents) for blank input.
+  for (const doc of Array.from(parsed)) {
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors)
+        problems.push({ line: lineOf(error.pos[0]), message: yamlMessage(error.message) });
+      continue;
+    }
+    const contents = doc.contents;
+    if (contents === null) continue;
+    // An empty document (`---` alone, or only comments) holds an empty plain scalar.
+    if (isScalar(contents) && contents.type === 'PLAIN' && contents.value === '') continue;
+    const docProblems: YamlProblem[] = [];
+    const value = convert(contents as Node, lineOf, docProblems);
+    if (docProblems.length > 0 || value === undefined) {
+      problems.push(...docProblems);
+      continue;
+    }
+    documents.push({ value, line: value.line });
+  }
+  return { documents, problems };
+}
+
+/** yaml's messages end with " at line N, column M" and an excerpt; we print our own location. */
+function yamlMessage(message: string): string {
+  const first = message.split('\n')[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function convert(
+  node: Node,
+  lineOf: (offset: number | undefined) => number,
+  problems: YamlProblem[],
+): YamlValue | undefined {
+  const line = lineOf(node.range?.[0]);
+  if (isAlias(node)) {
+    problems.push({
+      line,
+      message: `YAML alias *${node.source} is not allowed; write the value out`,
+    });
+    return undefined;
+  }
+  if (node.tag !== undefined && node.tag !== STR_TAG && !(isMap(node) || isSeq(node))) {
+    problems.push({
+      line,
+      message: `YAML tag ${node.tag} is not supported; write a plain or quoted value`,
+    });
+    return undefined;
+  }
+  if (isScalar(node)) {
+    const quoted = node.type !== 'PLAIN' || node.tag === STR_TAG;
+    return { kind: 'scalar', text: String(node.value), quoted, line };
+  }
+  if (isSeq(node)) {
+    const items: YamlValue[] = [];
+    for (const item of node.items) {
+      const value = convert(item as Node, lineOf, problems);
+      if (value !== undefined) items.push(value);
+    }
+    return { kind: 'list', items, line };
+  }
+  if (isMap(node)) {
+    const entries = new Map<string, { value: YamlValue; line: number }>();
+    for (const pair of node.items) {
+      const key = pair.key as Node | null;
+      if (key === null || !isScalar(key)) {
+        problems.push({
+          line: key === null ? line : lineOf(key.range?.[0]),
+          message: 'mapping keys must be plain text',
+        });
+        continue;
+      }
+      const keyLine = lineOf(key.range?.[0]);
+      const text = String(key.value);
+      const valueNode = pair.value as Node | null;
+      const value: YamlValue | undefined =
+        valueNode === null
+          ? { kind: 'scalar', text: '', quoted: false, line: keyLine }
+          : convert(valueNode, lineOf, problems);
+      if (value !== undefined) entries.set(text, { value, line: keyLine });
+    }
+    return { kind: 'map', entries, line };
+  }
+  problems.push({ line, message: 'unsupported YAML node' });
+  return undefined;
+}
+
+/** True for a plain scalar YAML reads as null (`key:` with nothing, `~`, `null`). */
+export function isNullScalar(value: YamlValue): boolean {
+  return (
+    value.kind === 'scalar' &&
+    !value.quoted &&
+    (value.text === '' || value.text === '~' || /^(null|Null|NULL)$/.test(value.text))
+  );
+}
+
+/** Converts a value to plain data with literal scalar text, for {@link fromMatchBlock}. */
+export function toPlain(value: YamlValue): unknown {
+  switch (value.kind) {
+    case 'scalar':
+      return isNullScalar(value) ? null : value.text;
+    case 'list':
+      return value.items.map(toPlain);
+    case 'map': {
+      const out: Record<string, unknown> = Object.create(null);
+      for (const [key, entry] of value.entries) out[key] = toPlain(entry.value);
+      return out;
+    }
+  }
+}
+
+/** Lines of every map entry below `value`, keyed by dotted path from `base` (lists as `[i]`). */
+export function linesByPath(
+  value: YamlValue,
+  base: string,
+  out: Record<string, number> = Object.create(null),
+): Record<string, number> {
+  out[base] = value.line;
+  if (value.kind === 'map') {
+    for (const [key, entry] of value.entries) {
+      out[`${base}.${key}`] = entry.line;
+      linesByPath(entry.value, `${base}.${key}`, out);
+      out[`${base}.${key}`] = entry.line;
+    }
+  } else if (value.kind === 'list') {
+    value.items.forEach((item, i) => linesByPath(item, `${base}[${i}]`, out));
+  }
+  return out;
+}

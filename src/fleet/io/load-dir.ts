@@ -1,0 +1,15 @@
+/** Loading a fleet from disk or from a git revision: the io edge in front of {@link loadFleet}. */
+import { loadFleet } from '../documents/load-fleet.js';
+import type { Fleet } from '../model.js';
+import { readFleetFilesAt } from './git-tree.js';
+import { readFleetFiles } from './read-tree.js';
+
+/** Reads and loads the fleet under `dir` (the working tree). */
+export async function loadFleetDir(dir: string): Promise<Fleet> {
+  return loadFleet(await readFleetFiles(dir), { label: dir });
+}
+
+/** Reads and loads the fleet under `dir` as it was at a git `revision`. */
+export async function loadFleetAt(dir: string, revision: string): Promise<Fleet> {
+  return loadFleet(await readFleetFilesAt(dir, revision), { label: `${dir} at ${revision}` });
+}

@@ -1,0 +1,77 @@
+/**
+ * Reads a fleet directory from disk: every YAML file below it, skipping version-control and
+ * dependency directories and never following symbolic links (a link loop must not hang us).
+ */
+import { lstat, readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LabelwiseError } from '../../errors.js';
+import { SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
+import type { FleetFile } from '../documents/load-fleet.js';
+
+/** Files larger than this are refused rather than read into memory. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Every YAML file under `dir`, paths relative to it with `/`. Throws an `unavailable`
+ * LabelwiseError when `dir` cannot be read, and an input error for an oversized file.
+ */
+export async function readFleetFiles(dir: string): Promise<FleetFile[]> {
+  try {
+    const info = await lstat(dir);
+    if (!info.isDirectory())
+      throw new LabelwiseError('FLEET_NOT_A_DIRECTORY', `${dir} is not a directory`, { file: dir });
+  } catch (error) {
+    if (error instanceof LabelwiseError) throw error;
+    throw new LabelwiseError(
+      'FLEET_UNREADABLE',
+      `cannot read ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { file: dir },
+      undefined,
+      'unavailable',
+    );
+  }
+  const files: FleetFile[] = [];
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch (error) {
+      throw new LabelwiseError(
+        'FLEET_UNREADABLE',
+        `cannot read directory ${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        { file: rel || '.' },
+        undefined,
+        'unavailable',
+      );
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) await walk(join(abs, entry.name), path);
+      } else if (entry.isFile() && isCandidate(path)) {
+        const full = join(abs, entry.name);
+        const info = await lstat(full);
+        if (info.size > MAX_FILE_BYTES)
+          throw new LabelwiseError(
+            'FLEET_FILE_TOO_LARGE',
+            `${path} is ${info.size} bytes; fleet files are limited to ${MAX_FILE_BYTES}`,
+            { file: path },
+          );
+        try {
+          files.push({ path, bytes: await readFile(full) });
+        } catch (error) {
+          throw new LabelwiseError(
+            'FLEET_UNREADABLE',
+            `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+            { file: path },
+            undefined,
+            'unavailable',
+          );
+        }
+      }
+    }
+  };
+  await walk(dir, '');
+  return files;
+}

@@ -1,0 +1,53 @@
+/**
+ * The manifest digest (spec: Resolution step 7): sha256 over a canonical form that holds what
+ * the host gets and nothing about how it was written. References sorted, `desired` with sorted
+ * keys and text values (so quoting and `"1"` vs `1` do not count), edge lists sorted; no
+ * provenance, so moving a resource between layers or reordering `requires` keeps the digest.
+ */
+import { createHash } from 'node:crypto';
+import { compareStrings } from '../../selector/index.js';
+import type { DesiredMap, DesiredValue } from '../model.js';
+
+/** What the digest covers of one resource. */
+export interface DigestInput {
+  readonly ref: string;
+  readonly desired: DesiredMap;
+  readonly requires: readonly string[];
+  readonly restartOn: readonly string[];
+  readonly reloadOn: readonly string[];
+}
+
+function canonical(value: DesiredValue): unknown {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'object' && value !== null) {
+    const map = value as DesiredMap;
+    return Object.keys(map)
+      .sort(compareStrings)
+      .map((key) => [key, canonical(map[key] as DesiredValue)]);
+  }
+  return String(value);
+}
+
+/** The canonical text the digest hashes; exposed for tests and debugging. */
+export function canonicalManifest(resources: readonly DigestInput[]): string {
+  const sorted = [...resources].sort((a, b) => compareStrings(a.ref, b.ref));
+  return JSON.stringify(
+    sorted.map((r) => [
+      r.ref,
+      canonical(r.desired),
+      [...r.requires].sort(compareStrings),
+      [...r.restartOn].sort(compareStrings),
+      [...r.reloadOn].sort(compareStrings),
+    ]),
+  );
+}
+
+/** `sha256:<64 hex>` of {@link canonicalManifest}. Deterministic. */
+export function manifestDigest(resources: readonly DigestInput[]): string {
+  return `sha256:${createHash('sha256').update(canonicalManifest(resources)).digest('hex')}`;
+}
+
+/** The short form: the first 8 hex digits. */
+export function shortDigest(digest: string): string {
+  return digest.replace(/^sha256:/, '').slice(0, 8);
+}

@@ -1,0 +1,134 @@
+/**
+ * `fleet validate` as a pure function: resolve every host, group identical problems across
+ * hosts, and lint matchers with the selector algebra (a matcher that can never match; a layer
+ * that matches no declared host).
+ */
+import { LabelIndex, compareStrings, satisfiable } from '../selector/index.js';
+import { compareProblems } from './documents/load-fleet.js';
+import type { Fleet, FleetProblem, HostManifest } from './model.js';
+import { hostLabels, prepareFleet, resolveHost } from './resolve/resolve-host.js';
+import type { PreparedFleet } from './resolve/resolve-host.js';
+
+/** A problem and every host it was found on (empty for problems of the repository itself). */
+export interface GroupedProblem extends FleetProblem {
+  /** Hosts in name order. */
+  readonly hosts: readonly string[];
+}
+
+export interface ValidationReport {
+  readonly hosts: number;
+  readonly layers: number;
+  /** Resource documents across all layers. */
+  readonly resources: number;
+  /** Repository problems, lints, then host problems, each group in file/line order. */
+  readonly problems: readonly GroupedProblem[];
+  readonly errors: number;
+  readonly warnings: number;
+  /** Digest per host, in host order. */
+  readonly digests: Readonly<Record<string, string>>;
+}
+
+/** Options for {@link validateFleet}. */
+export interface ValidateOptions {
+  /** Called with each host's manifest as it is resolved (build uses it to write outputs). */
+  readonly onManifest?: (manifest: HostManifest) => void;
+  /** Build provenance for the manifests passed to `onManifest`. Default: false. */
+  readonly provenance?: boolean;
+}
+
+/** The index of hosts by label, for "which hosts does this matcher reach?". */
+export function hostIndex(fleet: Fleet): LabelIndex<string> {
+  const index = new LabelIndex<string>();
+  for (const host of fleet.hosts) index.add(host.name, hostLabels(host));
+  return index;
+}
+
+/** Matcher lints for every layer. Warnings; never throws. */
+export function lintMatchers(
+  fleet: Fleet,
+  hosts: LabelIndex<string> = hostIndex(fleet),
+): FleetProblem[] {
+  const out: FleetProblem[] = [];
+  for (const layer of fleet.layers) {
+    const at = { file: layer.file, line: layer.line, object: `Layer ${layer.name}` };
+    const check = satisfiable(layer.selector);
+    if (!check.satisfiable) {
+      out.push({
+        severity: 'warning',
+        code: 'FLEET_MATCHER_NEVER_MATCHES',
+        message: `layer ${layer.name} can never match any host: ${check.proof.reason}`,
+        ...at,
+      });
+    } else if (hosts.select(layer.selector).length === 0) {
+      out.push({
+        severity: 'warning',
+        code: 'FLEET_LAYER_MATCHES_NO_HOST',
+        message: `layer ${layer.name} matches no declared host`,
+        ...at,
+      });
+    }
+  }
+  return out;
+}
+
+/** Resolves every host and reports every problem, grouped. Deterministic. Never throws. */
+export function validateFleet(
+  fleet: Fleet,
+  options: ValidateOptions = {},
+  prepared: PreparedFleet = prepareFleet(fleet),
+): ValidationReport {
+  const repository: GroupedProblem[] = [...fleet.problems, ...lintMatchers(fleet)].map((p) => ({
+    ...p,
+    hosts: [],
+  }));
+  const groups = new Map<string, { problem: FleetProblem; hosts: string[] }>();
+  const digests: Record<string, string> = {};
+  for (const host of fleet.hosts) {
+    const manifest = resolveHost(prepared, host.name, { provenance: options.provenance === true });
+    digests[host.name] = manifest.digest;
+    options.onManifest?.(manifest);
+    for (const problem of manifest.problems) {
+      const key = `${problem.code}\u0000${problem.file ?? ''}\u0000${problem.line ?? 0}\u0000${problem.message}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { problem, hosts: [host.name] });
+      else group.hosts.push(host.name);
+    }
+  }
+  const resolution: GroupedProblem[] = [...groups.values()].map(({ problem, hosts }) => {
+    const { host: _host, ...rest } = problem;
+    return { ...rest, hosts: hosts.sort(compareStrings) };
+  });
+  repository.sort(compareProblems);
+  resolution.sort(compareProblems);
+  const problems = [...repository, ...resolution];
+  return {
+    hosts: fleet.hosts.length,
+    layers: fleet.layers.length,
+    resources: fleet.layers.reduce((n, layer) => n + layer.resources.length, 0),
+    problems,
+    errors: problems.filter((p) => p.severity === 'error').length,
+    warnings: problems.filter((p) => p.severity === 'warning').length,
+    digests,
+  };
+}
+
+/** `path:line: message`, with the hosts a resolution problem affects. */
+export function formatProblem(
+  problem: FleetProblem & { readonly hosts?: readonly string[] },
+): string {
+  const where =
+    problem.file === undefined
+      ? ''
+      : problem.line === undefined
+        ? `${problem.file}: `
+        : `${problem.file}:${problem.line}: `;
+  const severity = problem.severity === 'warning' ? 'warning: ' : '';
+  const hosts = problem.hosts ?? (problem.host === undefined ? [] : [problem.host]);
+  const suffix =
+    hosts.length === 0
+      ? ''
+      : hosts.length === 1
+        ? ` (host ${hosts[0]})`
+        : ` (affects ${hosts.length} hosts, first: ${hosts[0]})`;
+  return `${where}${severity}${problem.message}${suffix}`;
+}
