@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { LabelwiseError } from '../errors.js';
 import {
+  compareStrings,
   explain,
   formatSelector,
   overlap,
@@ -63,14 +64,15 @@ function read(text: string, flags: SyntaxFlags, io: CliIO): Selector {
 /** An error already printed for the user; only the exit code remains to be set. */
 class ReportedError extends Error {}
 
+/** Labels for JSON output, keys in code-point order. Prototype-free so `__proto__` stays a key. */
 function labelsJson(labels: Labels): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of Object.keys(labels).sort()) out[key] = labels[key] as string;
+  const out: Record<string, string> = Object.create(null);
+  for (const key of Object.keys(labels).sort(compareStrings)) out[key] = labels[key] as string;
   return out;
 }
 
 function showLabels(labels: Labels): string {
-  const keys = Object.keys(labels).sort();
+  const keys = Object.keys(labels).sort(compareStrings);
   return keys.length === 0 ? '{} (no labels)' : keys.map((k) => `${k}=${labels[k]}`).join(',');
 }
 

@@ -121,39 +121,53 @@ export function validateSelector(selector: Selector, profile: ValidationProfile)
   const errors: LabelwiseError[] = [];
   for (const req of selector.requirements) {
     const source = originSource(req.origin);
-    const keyError = keyProblem(req.key, profile);
-    if (keyError !== undefined) {
-      errors.push(new LabelwiseError('SELECTOR_INVALID_KEY', keyError, source));
-      continue;
-    }
-    if (
-      profile === 'datum' &&
-      req.key.startsWith(DATUM_RESERVED_PREFIX) &&
-      req.key !== DATUM_HOST_LABEL
-    ) {
-      errors.push(
-        new LabelwiseError(
-          'SELECTOR_RESERVED_LABEL',
-          `key ${quote(req.key)} uses the reserved prefix "datum/"; only ${DATUM_HOST_LABEL} exists`,
-          source,
-        ),
-      );
-      continue;
-    }
-    for (const value of req.values) {
-      const valueError = valueProblem(value, profile);
-      if (valueError !== undefined) {
-        errors.push(
-          new LabelwiseError(
-            'SELECTOR_INVALID_VALUE',
-            `${valueError} (key ${quote(req.key)})`,
-            source,
-          ),
-        );
-      }
+    for (const problem of requirementProblems(req.key, req.values, profile)) {
+      errors.push(new LabelwiseError(problem.code, problem.message, source));
     }
   }
   return errors;
+}
+
+/** One problem with a requirement's key or one of its values, see {@link requirementProblems}. */
+export interface RequirementProblem {
+  readonly code: 'SELECTOR_INVALID_KEY' | 'SELECTOR_RESERVED_LABEL' | 'SELECTOR_INVALID_VALUE';
+  readonly message: string;
+  /** Index into the checked values, or undefined when the key is at fault. */
+  readonly valueIndex?: number;
+}
+
+/**
+ * The problems of one requirement's key and values under a profile, key first, then values in
+ * the order given. A bad key stops the checks (its values are not looked at). Internal: shared by
+ * {@link validateSelector} and the string parser, which points each problem at its own token.
+ */
+export function requirementProblems(
+  key: string,
+  values: readonly string[],
+  profile: ValidationProfile,
+): RequirementProblem[] {
+  const keyError = keyProblem(key, profile);
+  if (keyError !== undefined) return [{ code: 'SELECTOR_INVALID_KEY', message: keyError }];
+  if (profile === 'datum' && key.startsWith(DATUM_RESERVED_PREFIX) && key !== DATUM_HOST_LABEL) {
+    return [
+      {
+        code: 'SELECTOR_RESERVED_LABEL',
+        message: `key ${quote(key)} uses the reserved prefix "datum/"; only ${DATUM_HOST_LABEL} exists`,
+      },
+    ];
+  }
+  const problems: RequirementProblem[] = [];
+  values.forEach((value, valueIndex) => {
+    const valueError = valueProblem(value, profile);
+    if (valueError !== undefined) {
+      problems.push({
+        code: 'SELECTOR_INVALID_VALUE',
+        message: `${valueError} (key ${quote(key)})`,
+        valueIndex,
+      });
+    }
+  });
+  return problems;
 }
 
 /** The SourceRef for errors about a requirement. */

@@ -25,7 +25,7 @@
  */
 import { LabelwiseError } from '../../errors.js';
 import type { ValidationProfile } from '../labels.js';
-import { requirement, selectorOf, validateSelector } from '../model.js';
+import { requirement, requirementProblems, selectorOf } from '../model.js';
 import type { Operator, Requirement, Selector } from '../model.js';
 import { lex } from './k8s-lex.js';
 import type { Token } from './k8s-lex.js';
@@ -43,9 +43,18 @@ function describe(token: Token): string {
   return token.kind === 'end' ? "'end of string'" : `'${token.text}'`;
 }
 
+/** A value as written, with the offset of its token (for an omitted value, of what follows). */
+interface ValueToken {
+  readonly text: string;
+  readonly offset: number;
+}
+
 class Parser {
   private position = 0;
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly profile: ValidationProfile | 'none',
+  ) {}
 
   peek(): Token {
     return this.tokens[this.position] as Token;
@@ -99,6 +108,7 @@ class Parser {
     const keyToken = this.next();
     if (!Parser.isWord(keyToken)) this.fail('SELECTOR_EXPECTED_KEY', keyToken, 'identifier');
     const key = keyToken.text;
+    this.check(keyToken, []);
     const origin = { offset: start.offset };
     const following = this.peek();
     if (following.kind === 'end' || following.kind === 'comma') {
@@ -114,7 +124,7 @@ class Parser {
     }
     const operatorToken = this.next();
     let operator: Operator;
-    let values: string[];
+    let values: ValueToken[];
     switch (operatorToken.kind) {
       case 'eq':
       case 'deq':
@@ -138,39 +148,55 @@ class Parser {
       default:
         this.fail('SELECTOR_EXPECTED_OPERATOR', operatorToken, "'=', '==', '!=', 'in', 'notin'");
     }
-    return requirement(key, operator, values, origin);
+    this.check(keyToken, values);
+    return requirement(
+      key,
+      operator,
+      values.map((value) => value.text),
+      origin,
+    );
   }
 
-  parseExactValue(): string {
+  /**
+   * Validates a requirement as soon as it is read, as apimachinery does, so the error reported
+   * is the first one in the input and points at the offending key or value token.
+   */
+  check(keyToken: Token, values: readonly ValueToken[]): void {
+    if (this.profile === 'none') return;
+    const texts = values.map((value) => value.text);
+    const problem = requirementProblems(keyToken.text, texts, this.profile)[0];
+    if (problem === undefined) return;
+    const at = problem.valueIndex === undefined ? keyToken : values[problem.valueIndex];
+    throw new LabelwiseError(problem.code, problem.message, { offset: at?.offset ?? 0 });
+  }
+
+  parseExactValue(): ValueToken {
     const token = this.peek();
-    if (token.kind === 'end' || token.kind === 'comma') return '';
+    if (token.kind === 'end' || token.kind === 'comma') return { text: '', offset: token.offset };
     this.next();
-    if (Parser.isWord(token)) return token.text;
+    if (Parser.isWord(token)) return token;
     return this.fail('SELECTOR_EXPECTED_VALUE', token, 'identifier');
   }
 
-  parseValueSet(): string[] {
+  parseValueSet(): ValueToken[] {
     const open = this.next();
     if (open.kind !== 'open') this.fail('SELECTOR_EXPECTED_OPEN_PAREN', open, "'('");
-    const values: string[] = [];
+    const values: ValueToken[] = [];
     // Each slot between '(' , ',' and ')' holds one value; an empty slot is the empty value.
     for (;;) {
       const token = this.next();
       if (Parser.isWord(token)) {
-        values.push(token.text);
+        values.push(token);
         const after = this.next();
         if (after.kind === 'close') return values;
         if (after.kind !== 'comma')
           this.fail('SELECTOR_EXPECTED_COMMA_OR_CLOSE', after, "',' or ')'");
         continue;
       }
-      if (token.kind === 'comma') {
-        values.push('');
+      if (token.kind === 'comma' || token.kind === 'close') {
+        values.push({ text: '', offset: token.offset });
+        if (token.kind === 'close') return values;
         continue;
-      }
-      if (token.kind === 'close') {
-        values.push('');
-        return values;
       }
       this.fail('SELECTOR_EXPECTED_VALUE', token, "',', ')' or identifier");
     }
@@ -183,12 +209,6 @@ class Parser {
  * Requirements come back sorted by key (stable), values sorted and de-duplicated.
  */
 export function parseSelector(input: string, options: ParseOptions = {}): Selector {
-  const parser = new Parser(lex(input));
-  const selector = selectorOf(parser.parseSelector());
-  const profile = options.profile ?? 'kubernetes';
-  if (profile !== 'none') {
-    const errors = validateSelector(selector, profile);
-    if (errors.length > 0) throw errors[0];
-  }
-  return selector;
+  const parser = new Parser(lex(input), options.profile ?? 'kubernetes');
+  return selectorOf(parser.parseSelector());
 }

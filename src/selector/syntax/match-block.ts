@@ -121,9 +121,12 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
     }
   }
   if (errors.length > 0) return { selector: undefined, errors, warnings };
-  const selector = never ? NOTHING : selectorOf(requirements);
+  const parsed = selectorOf(requirements);
+  // Validate the terms even when an empty oneOf makes the block Nothing: a bad key elsewhere is
+  // still the user's mistake and must not disappear behind the warning.
   if (options.profile !== 'none')
-    errors.push(...validateSelector(selector, options.profile ?? 'datum'));
+    errors.push(...validateSelector(parsed, options.profile ?? 'datum'));
+  const selector = never ? NOTHING : parsed;
   return errors.length > 0
     ? { selector: undefined, errors, warnings }
     : { selector, errors, warnings };

@@ -1,0 +1,320 @@
+// Spec §2.4: Datum match blocks (seed 001), as objects and as YAML/JSON text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  EVERYTHING,
+  NOTHING,
+  formatSelector,
+  fromMatchBlock,
+  labelsFrom,
+  matches,
+  parseSyntax,
+  toMatchBlock,
+} from '../../src/selector/index.js';
+import type { MatchBlockOptions } from '../../src/selector/index.js';
+import { checkError, expectError, rows } from './helpers.js';
+import type { WantError } from './helpers.js';
+
+interface BlockCase {
+  name: string;
+  block: unknown;
+  options?: MatchBlockOptions;
+  want?: string;
+  model?: ReturnType<typeof rows>;
+  errors?: WantError[];
+  warnings?: WantError[];
+}
+
+const cases: BlockCase[] = [
+  { name: '§2.4 absent block matches everything', block: undefined, model: 'everything' },
+  { name: '§2.4 null block matches everything', block: null, model: 'everything' },
+  { name: '§2.4 empty block matches everything', block: {}, model: 'everything' },
+  {
+    name: '§2.4 labels → In one value',
+    block: { labels: { role: 'web', environment: 'production' } },
+    model: [
+      ['environment', 'In', ['production']],
+      ['role', 'In', ['web']],
+    ],
+  },
+  {
+    name: '§2.4 oneOf → In',
+    block: { oneOf: { site: ['london', 'frankfurt'] } },
+    model: [['site', 'In', ['frankfurt', 'london']]],
+  },
+  {
+    name: '§2.4 noneOf → NotIn',
+    block: { noneOf: { tier: ['legacy'] } },
+    model: [['tier', 'NotIn', ['legacy']]],
+  },
+  {
+    name: '§2.4 has → Exists',
+    block: { has: ['monitoring'] },
+    model: [['monitoring', 'Exists', []]],
+  },
+  {
+    name: '§2.4 missing → DoesNotExist',
+    block: { missing: ['decommissioned'] },
+    model: [['decommissioned', 'DoesNotExist', []]],
+  },
+  {
+    name: '§2.4 the seed example: all five forms ANDed',
+    block: {
+      labels: { role: 'web', environment: 'production' },
+      oneOf: { site: ['london', 'frankfurt'] },
+      noneOf: { tier: ['legacy'] },
+      has: ['monitoring'],
+      missing: ['decommissioned'],
+    },
+    want: '!decommissioned,environment=production,monitoring,role=web,site in (frankfurt,london),tier!=legacy',
+  },
+  {
+    name: '§2.4 empty forms are fine',
+    block: { labels: {}, oneOf: {}, noneOf: {}, has: [], missing: [] },
+    model: 'everything',
+  },
+  {
+    name: '§2.4 null form bodies are fine',
+    block: { labels: null, oneOf: null },
+    model: 'everything',
+  },
+  {
+    name: '§2.4 numbers given as JS values are printed with String',
+    block: { labels: { port: 8080, on: true } },
+    model: [
+      ['on', 'In', ['true']],
+      ['port', 'In', ['8080']],
+    ],
+  },
+  {
+    name: '§2.4 datum/host may be matched',
+    block: { labels: { 'datum/host': 'web-001' } },
+    model: [['datum/host', 'In', ['web-001']]],
+  },
+  // Errors
+  {
+    name: '§2.4 unknown form names it',
+    block: { anyOf: { a: ['1'] } },
+    errors: [
+      {
+        code: 'SELECTOR_INVALID_MATCH',
+        path: 'match.anyOf',
+        message: 'match has no field "anyOf"',
+      },
+    ],
+  },
+  {
+    name: '§2.4 forms are case-sensitive',
+    block: { Labels: { a: '1' } },
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', message: 'match has no field "Labels"' }],
+  },
+  {
+    name: '§2.4 every problem is reported',
+    block: { anyOf: {}, labels: { a: ['x'] }, has: 'monitoring' },
+    errors: [
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.anyOf' },
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.labels.a' },
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.has' },
+    ],
+  },
+  {
+    name: '§2.4 the block must be a mapping',
+    block: ['labels'],
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match' }],
+  },
+  {
+    name: '§2.4 a scalar block is an error',
+    block: 'role=web',
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match' }],
+  },
+  {
+    name: '§2.4 labels must be a mapping',
+    block: { labels: ['a'] },
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.labels' }],
+  },
+  {
+    name: '§2.4 oneOf values must be lists',
+    block: { oneOf: { site: 'london' } },
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.oneOf.site' }],
+  },
+  {
+    name: '§2.4 noneOf lists hold scalars',
+    block: { noneOf: { tier: [{ a: 1 }] } },
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.noneOf.tier' }],
+  },
+  {
+    name: '§2.4 has entries must be keys',
+    block: { has: ['ok', 3, ''] },
+    errors: [
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.has[1]' },
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.has[2]' },
+    ],
+  },
+  {
+    name: '§3 datum profile: reserved keys other than datum/host',
+    block: { labels: { 'datum/site': 'x' } },
+    errors: [{ code: 'SELECTOR_RESERVED_LABEL', path: 'match.labels.datum/site' }],
+  },
+  {
+    name: '§3 datum profile: values are never empty',
+    block: { labels: { role: '' } },
+    errors: [{ code: 'SELECTOR_INVALID_VALUE', path: 'match.labels.role' }],
+  },
+  {
+    name: '§3 datum profile: bad key characters',
+    block: { has: ['a b'] },
+    errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'match.has[0]' }],
+  },
+  {
+    name: '§2.4 a bad key is reported even next to an empty oneOf',
+    // regression: an empty oneOf used to turn the block into Nothing before validation.
+    block: { labels: { 'a b': 'x' }, oneOf: { site: [] } },
+    errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'match.labels.a b' }],
+  },
+  {
+    name: '§2.4 options.path prefixes error paths',
+    block: { anyOf: {} },
+    options: { path: 'layers[2].match' },
+    errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'layers[2].match.anyOf' }],
+  },
+  {
+    name: '§3 profile none skips key checks',
+    block: { labels: { 'datum/site': '' } },
+    options: { profile: 'none' },
+    model: [['datum/site', 'In', ['']]],
+  },
+  {
+    name: '§3 profile kubernetes can be chosen',
+    block: { labels: { 'Bad.Prefix/x': 'y' } },
+    options: { profile: 'kubernetes' },
+    errors: [{ code: 'SELECTOR_INVALID_KEY' }],
+  },
+  // Warnings
+  {
+    name: '§2.4 empty oneOf can never match: Nothing, with a warning',
+    block: { labels: { role: 'web' }, oneOf: { site: [] } },
+    model: 'nothing',
+    warnings: [{ code: 'SELECTOR_EMPTY_MATCH_LIST', path: 'match.oneOf.site' }],
+  },
+  {
+    name: '§2.4 empty noneOf always holds: the term is dropped, with a warning',
+    block: { labels: { role: 'web' }, noneOf: { tier: [] } },
+    model: [['role', 'In', ['web']]],
+    warnings: [{ code: 'SELECTOR_EMPTY_MATCH_LIST', path: 'match.noneOf.tier' }],
+  },
+];
+
+for (const c of cases) {
+  test(c.name, () => {
+    const result = fromMatchBlock(c.block, c.options);
+    if (c.errors) {
+      assert.equal(result.selector, undefined);
+      assert.equal(result.errors.length, c.errors.length, JSON.stringify(result.errors));
+      c.errors.forEach((want, i) => checkError(result.errors[i]!, want));
+      return;
+    }
+    assert.deepEqual(result.errors, []);
+    assert.ok(result.selector !== undefined);
+    if (c.model !== undefined) assert.deepEqual(rows(result.selector), c.model);
+    if (c.want !== undefined) assert.equal(formatSelector(result.selector), c.want);
+    const warnings = c.warnings ?? [];
+    assert.equal(result.warnings.length, warnings.length);
+    warnings.forEach((want, i) => checkError(result.warnings[i]!, want));
+  });
+}
+
+test('§2.4 the empty and absent blocks are EVERYTHING; an empty oneOf is NOTHING', () => {
+  assert.equal(fromMatchBlock(undefined).selector, EVERYTHING);
+  assert.equal(fromMatchBlock({}).selector, EVERYTHING);
+  assert.equal(fromMatchBlock({ oneOf: { a: [] } }).selector, NOTHING);
+});
+
+test('§2.4 seed semantics: noneOf holds when absent, missing only when absent', () => {
+  const selector = fromMatchBlock({
+    noneOf: { tier: ['legacy'] },
+    missing: ['decommissioned'],
+  }).selector!;
+  assert.equal(matches(selector, labelsFrom({})), true);
+  assert.equal(matches(selector, labelsFrom({ tier: 'modern' })), true);
+  assert.equal(matches(selector, labelsFrom({ tier: 'legacy' })), false);
+  assert.equal(matches(selector, labelsFrom({ decommissioned: 'yes' })), false);
+});
+
+interface TextCase {
+  name: string;
+  text: string;
+  want?: string;
+  error?: WantError;
+}
+
+const textCases: TextCase[] = [
+  {
+    name: '§2.4 YAML values are their literal text (1 → "1", 1.0 → "1.0", yes → "yes")',
+    text: 'labels: {a: 1, b: 1.0, c: yes, d: 0x1f, e: +1}',
+    want: 'a=1,b=1.0,c=yes,d=0x1f,e=+1',
+  },
+  {
+    name: '§2.4 YAML block style',
+    text: 'oneOf:\n  site: [london, frankfurt]\nhas:\n  - monitoring\n',
+    want: 'monitoring,site in (frankfurt,london)',
+  },
+  { name: '§2.4 JSON text', text: '{"noneOf": {"tier": ["legacy"]}}', want: 'tier!=legacy' },
+  { name: '§2.4 empty text is the empty block', text: '', want: '' },
+  { name: '§2.4 {} is the empty block', text: '{}', want: '' },
+  { name: '§2.4 quoted numbers stay text', text: 'labels: {a: "007"}', want: 'a=007' },
+  {
+    name: '§2.4 unknown form in text',
+    text: 'anyOf: {a: [x]}',
+    error: {
+      code: 'SELECTOR_INVALID_MATCH',
+      path: 'match.anyOf',
+      message: 'match has no field "anyOf"',
+    },
+  },
+  {
+    name: '§2.4 invalid YAML is a match error',
+    text: 'labels: {a: [',
+    error: { code: 'SELECTOR_INVALID_MATCH' },
+  },
+  {
+    name: '§2.4 duplicate keys in YAML are an error',
+    text: 'labels: {a: 1, a: 2}',
+    error: { code: 'SELECTOR_INVALID_MATCH' },
+  },
+  {
+    name: '§2.4 YAML aliases are refused',
+    text: 'labels: &x {a: 1}\noneOf: *x',
+    error: { code: 'SELECTOR_INVALID_MATCH' },
+  },
+  {
+    name: '§2.4 a YAML scalar is not a block',
+    text: 'role=web',
+    error: { code: 'SELECTOR_INVALID_MATCH', path: 'match' },
+  },
+];
+
+for (const c of textCases) {
+  test(c.name, () => {
+    if (c.error) {
+      expectError(() => parseSyntax('match', c.text), c.error);
+      return;
+    }
+    assert.equal(formatSelector(parseSyntax('match', c.text)), c.want);
+  });
+}
+
+test('§2.4 toMatchBlock inverts fromMatchBlock', () => {
+  const block = {
+    labels: { role: 'web' },
+    oneOf: { site: ['frankfurt', 'london'] },
+    noneOf: { tier: ['legacy'] },
+    has: ['monitoring'],
+    missing: ['decommissioned'],
+  };
+  const selector = fromMatchBlock(block).selector!;
+  const back = toMatchBlock(selector)!;
+  assert.deepEqual(JSON.parse(JSON.stringify(back)), block);
+  assert.equal(formatSelector(fromMatchBlock(back).selector!), formatSelector(selector));
+  assert.equal(toMatchBlock(NOTHING), undefined);
+  assert.deepEqual(toMatchBlock(EVERYTHING), {});
+});
