@@ -1,0 +1,258 @@
+/**
+ * The static anchor check (`labelwise anchor check`): which backends each anchor of a Compose
+ * project claims, the entries it would install, and — the operator contract seed 000 leaves to
+ * documentation — a proof that no two anchors can ever claim the same container. Pure.
+ *
+ * Overlap is decided on the anchors' scopes with the selector algebra, not on the services in the
+ * files: a container started later outside Compose (an Authentik outpost) is exactly the risk, so
+ * an overlap is an error whenever *some* label set satisfies both scopes, and the report gives
+ * that label set as the witness.
+ */
+import { LabelwiseError } from '../../errors.js';
+import {
+  compareStrings,
+  compile,
+  formatSelector,
+  labelsFrom,
+  matches,
+  overlap,
+} from '../../selector/index.js';
+import type { Labels, Selector } from '../../selector/index.js';
+import { COMPOSE_PROJECT_LABEL, loadConfig } from '../config.js';
+import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from '../expose.js';
+import type { ExposeEntry, Family, Proto } from '../model.js';
+import type { ComposeIssue, ComposeProject, ComposeService } from './compose-model.js';
+
+export const COMPOSE_SERVICE_LABEL = 'com.docker.compose.service';
+
+/** One entry an anchor would install (addresses are only known at run time). */
+export interface CheckEntry {
+  readonly family: Family;
+  readonly proto: Proto;
+  readonly port: number;
+  readonly backend: string;
+  readonly backendPort: number;
+}
+
+export interface CheckedAnchor {
+  readonly service: string;
+  /** The scope as a Kubernetes selector string. */
+  readonly scope: string;
+  readonly backends: readonly string[];
+  readonly entries: readonly CheckEntry[];
+}
+
+export interface CheckOverlap {
+  readonly a: string;
+  readonly b: string;
+  readonly witness: Labels;
+}
+
+export interface CheckReport {
+  readonly project: string;
+  readonly anchors: readonly CheckedAnchor[];
+  readonly overlaps: readonly CheckOverlap[];
+  readonly errors: readonly ComposeIssue[];
+  readonly warnings: readonly ComposeIssue[];
+}
+
+interface Backend {
+  readonly service: ComposeService;
+  readonly labels: Labels;
+  readonly expose: readonly ExposeEntry[];
+  readonly v6: boolean;
+}
+
+function isAnchor(service: ComposeService): boolean {
+  const env = service.environment;
+  const set = (key: string): boolean => env.has(key);
+  const command = service.command?.value[0];
+  return (
+    set('ANCHORD_LABEL_SELECTOR') ||
+    set('ANCHORD_PROJECT') ||
+    (command !== undefined && (command === 'network-anchor' || command.endsWith('/network-anchor')))
+  );
+}
+
+/**
+ * Checks a loaded project. `loadIssues` (from {@link loadComposeProject}) are carried into the
+ * report. Deterministic: anchors, backends, entries, overlaps and issues are sorted.
+ */
+export function checkAnchors(
+  project: ComposeProject,
+  loadIssues: readonly ComposeIssue[] = [],
+): CheckReport {
+  const issues: ComposeIssue[] = [...loadIssues];
+  const at = (
+    service: ComposeService,
+    key?: string,
+    where: 'labels' | 'environment' = 'labels',
+  ): { file: string; line: number } => {
+    const located = key === undefined ? undefined : service[where].get(key);
+    return located !== undefined
+      ? { file: located.file, line: located.line }
+      : { file: service.file, line: service.line };
+  };
+
+  const backends: Backend[] = [];
+  for (const service of project.services) {
+    const expose = service.labels.get(EXPOSE_LABEL);
+    if (expose === undefined || expose.value.trim() === '') continue;
+    const entries: [string, string][] = [...service.labels].map(([k, v]) => [k, v.value]);
+    entries.push([COMPOSE_PROJECT_LABEL, project.name], [COMPOSE_SERVICE_LABEL, service.name]);
+    try {
+      const parsed = parseExpose(expose.value);
+      const v6 = parseExposeV6(service.labels.get(EXPOSE_V6_LABEL)?.value) === 'auto';
+      const ipv6 = v6 && service.networks.some((n) => project.ipv6Networks.has(n));
+      backends.push({ service, labels: labelsFrom(entries), expose: parsed, v6: ipv6 });
+    } catch (error) {
+      if (!(error instanceof LabelwiseError)) throw error;
+      const label = error.source.label ?? EXPOSE_LABEL;
+      issues.push({
+        severity: 'error',
+        code: error.code,
+        message: `${label}: ${error.message}`,
+        service: service.name,
+        ...at(service, label),
+      });
+    }
+  }
+
+  const anchors: { service: ComposeService; scope: Selector }[] = [];
+  for (const service of project.services.filter(isAnchor)) {
+    const env: Record<string, string> = Object.create(null);
+    for (const [key, value] of service.environment)
+      if (value.value !== undefined) env[key] = value.value;
+    try {
+      anchors.push({ service, scope: loadConfig(env).config.scope });
+    } catch (error) {
+      if (!(error instanceof LabelwiseError)) throw error;
+      const key = error.source.env;
+      issues.push({
+        severity: 'error',
+        code: error.code,
+        message: `${key !== undefined ? `${key}: ` : ''}${error.message}`,
+        service: service.name,
+        ...at(service, key, 'environment'),
+      });
+    }
+  }
+
+  const checked: CheckedAnchor[] = [];
+  const claimedBy = new Map<string, string[]>();
+  for (const anchor of anchors) {
+    const inScope = compile(anchor.scope);
+    const mine = backends.filter((b) => inScope(b.labels));
+    const entries: CheckEntry[] = [];
+    const seen = new Map<string, string>();
+    for (const backend of mine) {
+      claimedBy.set(backend.service.name, [
+        ...(claimedBy.get(backend.service.name) ?? []),
+        anchor.service.name,
+      ]);
+      for (const family of backend.v6 ? (['ipv4', 'ipv6'] as const) : (['ipv4'] as const)) {
+        for (const item of backend.expose) {
+          const key = `${family}/${item.proto}/${item.port}`;
+          const other = seen.get(key);
+          if (other !== undefined) {
+            if (family === 'ipv4') {
+              issues.push({
+                severity: 'error',
+                code: 'ANCHOR_PORT_CONFLICT',
+                message: `backends ${JSON.stringify(other)} and ${JSON.stringify(backend.service.name)} of anchor ${JSON.stringify(anchor.service.name)} both expose ${item.proto}/${item.port}`,
+                service: backend.service.name,
+                ...at(backend.service, EXPOSE_LABEL),
+              });
+            }
+            continue;
+          }
+          seen.set(key, backend.service.name);
+          entries.push({
+            family,
+            proto: item.proto,
+            port: item.port,
+            backend: backend.service.name,
+            backendPort: item.backendPort,
+          });
+        }
+      }
+    }
+    entries.sort((a, b) =>
+      a.family !== b.family
+        ? compareStrings(a.family, b.family)
+        : a.proto !== b.proto
+          ? compareStrings(a.proto, b.proto)
+          : a.port - b.port,
+    );
+    checked.push({
+      service: anchor.service.name,
+      scope: formatSelector(anchor.scope),
+      backends: mine.map((b) => b.service.name).sort(compareStrings),
+      entries,
+    });
+  }
+
+  const overlaps: CheckOverlap[] = [];
+  for (let i = 0; i < anchors.length; i++) {
+    for (let j = i + 1; j < anchors.length; j++) {
+      const a = anchors[i] as (typeof anchors)[number];
+      const b = anchors[j] as (typeof anchors)[number];
+      const result = overlap(a.scope, b.scope);
+      if (!result.overlap) continue;
+      // A container is only claimed with an expose label; add one when neither scope constrains it.
+      let witness = result.witness;
+      if (witness[EXPOSE_LABEL] === undefined) {
+        const withExpose = labelsFrom([...Object.entries(witness), [EXPOSE_LABEL, 'tcp/80']]);
+        if (matches(a.scope, withExpose) && matches(b.scope, withExpose)) witness = withExpose;
+      }
+      overlaps.push({ a: a.service.name, b: b.service.name, witness });
+      const shown = Object.keys(witness)
+        .sort(compareStrings)
+        .map((k) => `${k}=${witness[k]}`)
+        .join(',');
+      const sharing = backends
+        .filter((x) => matches(a.scope, x.labels) && matches(b.scope, x.labels))
+        .map((x) => x.service.name);
+      issues.push({
+        severity: 'error',
+        code: 'ANCHOR_SCOPE_OVERLAP',
+        message:
+          `anchors ${JSON.stringify(a.service.name)} (${formatSelector(a.scope)}) and ${JSON.stringify(b.service.name)} (${formatSelector(b.scope)}) can claim the same container: ` +
+          `a container labelled ${shown} would be claimed by both` +
+          (sharing.length > 0 ? `; already claimed by both: ${sharing.join(', ')}` : ''),
+        service: b.service.name,
+        ...at(
+          b.service,
+          b.service.environment.has('ANCHORD_LABEL_SELECTOR')
+            ? 'ANCHORD_LABEL_SELECTOR'
+            : 'ANCHORD_PROJECT',
+          'environment',
+        ),
+      });
+    }
+  }
+
+  for (const backend of backends) {
+    if (claimedBy.has(backend.service.name)) continue;
+    issues.push({
+      severity: 'warning',
+      code: 'ANCHOR_UNCLAIMED_BACKEND',
+      message: `backend ${JSON.stringify(backend.service.name)} has ${EXPOSE_LABEL} but no anchor in this project claims it`,
+      service: backend.service.name,
+      ...at(backend.service, EXPOSE_LABEL),
+    });
+  }
+
+  const order = (x: ComposeIssue, y: ComposeIssue): number =>
+    compareStrings(x.file, y.file) ||
+    (x.line ?? 0) - (y.line ?? 0) ||
+    compareStrings(x.code, y.code) ||
+    compareStrings(x.message, y.message);
+  return {
+    project: project.name,
+    anchors: checked.sort((x, y) => compareStrings(x.service, y.service)),
+    overlaps,
+    errors: issues.filter((x) => x.severity === 'error').sort(order),
+    warnings: issues.filter((x) => x.severity === 'warning').sort(order),
+  };
+}

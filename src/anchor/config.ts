@@ -1,0 +1,261 @@
+/**
+ * The anchor's configuration, read only from the environment (spec: Configuration). Pure: takes
+ * the environment as data, returns the configuration plus the start-up log records it implies,
+ * or throws the first problem as a LabelwiseError naming the variable. Every error here is fatal
+ * before anything is touched.
+ */
+import { LabelwiseError, quote } from '../errors.js';
+import {
+  formatEqualityList,
+  parseEqualityList,
+  requirement,
+  selectorOf,
+} from '../selector/index.js';
+import type { Selector } from '../selector/index.js';
+import { parseDuration } from './duration.js';
+import type { Notice } from './model.js';
+
+/** The Compose label that scopes the legacy (project) discovery. */
+export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Where the Docker Engine API is: a Unix socket or plain TCP (e.g. a socket proxy). */
+export type DockerEndpoint =
+  | { readonly kind: 'unix'; readonly socketPath: string }
+  | { readonly kind: 'tcp'; readonly host: string; readonly port: number };
+
+/** A validated configuration. */
+export interface AnchorConfig {
+  /** Discovery scope: the label selector, or `com.docker.compose.project=<project>`. */
+  readonly scope: Selector;
+  /** Which variable produced the scope. */
+  readonly scopeSource: 'selector' | 'project';
+  /** The scope as anchord prints it: pairs sorted by key, `k1=v1,k2=v2`. */
+  readonly scopeText: string;
+  readonly extNetwork: string | undefined;
+  readonly extIface: string;
+  readonly sharedNetwork: string | undefined;
+  readonly pollIntervalMs: number;
+  readonly mode: 'network-anchor';
+  readonly logLevel: LogLevel;
+  /** Undefined when metrics and health endpoints are disabled. */
+  readonly metrics: { readonly host: string; readonly port: number } | undefined;
+  readonly docker: DockerEndpoint;
+}
+
+export interface LoadedConfig {
+  readonly config: AnchorConfig;
+  /** Start-up log records (the selector-active line, the ignored-project warning). */
+  readonly notices: readonly Notice[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Interface names as Linux allows them, narrowed to what is safe to quote in an nft script. */
+const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** Modes of the original anchord that this implementation deliberately does not provide. */
+const UNSUPPORTED_MODES = new Set(['service-anchor', 'rebinder', 'dhcp']);
+
+function fail(env: string, message: string, hint?: string): never {
+  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { env }, hint);
+}
+
+function get(env: Env, name: string): string {
+  const value = env[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Reads and validates the configuration. Throws a LabelwiseError (`ANCHOR_INVALID_CONFIG`, or the
+ * selector core's `SELECTOR_EQUALITY_*` codes with their exact messages) for the first problem.
+ * Deterministic; never touches the process.
+ */
+export function loadConfig(env: Env): LoadedConfig {
+  const notices: Notice[] = [];
+
+  const mode = get(env, 'ANCHORD_MODE').trim() || 'network-anchor';
+  if (mode !== 'network-anchor') {
+    if (UNSUPPORTED_MODES.has(mode)) {
+      fail(
+        'ANCHORD_MODE',
+        `mode ${quote(mode)} is not supported: only network-anchor is implemented`,
+      );
+    }
+    fail(
+      'ANCHORD_MODE',
+      `unknown mode ${quote(mode)}`,
+      'use ANCHORD_MODE=network-anchor or leave it unset',
+    );
+  }
+  const addressMode = get(env, 'ANCHORD_ADDRESS_MODE').trim();
+  if (addressMode !== '' && addressMode !== 'bootstrap') {
+    if (addressMode === 'dhcp') {
+      fail(
+        'ANCHORD_ADDRESS_MODE',
+        'address mode "dhcp" is not supported: the anchor uses the address Docker assigns',
+      );
+    }
+    fail(
+      'ANCHORD_ADDRESS_MODE',
+      `unknown address mode ${quote(addressMode)}`,
+      'leave it unset or use bootstrap',
+    );
+  }
+
+  const selectorText = get(env, 'ANCHORD_LABEL_SELECTOR');
+  let scope: Selector;
+  let scopeSource: 'selector' | 'project';
+  try {
+    scope = parseEqualityList(selectorText);
+  } catch (error) {
+    if (error instanceof LabelwiseError) {
+      throw new LabelwiseError(
+        error.code,
+        error.message,
+        { ...error.source, env: 'ANCHORD_LABEL_SELECTOR' },
+        error.hint,
+      );
+    }
+    throw error;
+  }
+  const project = get(env, 'ANCHORD_PROJECT').trim() || get(env, 'COMPOSE_PROJECT_NAME').trim();
+  if (scope.requirements.length > 0) {
+    scopeSource = 'selector';
+    const ignored = get(env, 'ANCHORD_PROJECT').trim();
+    if (ignored !== '') {
+      notices.push({
+        level: 'warn',
+        msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
+        attrs: { ignored_project: ignored },
+      });
+    }
+    notices.push({
+      level: 'info',
+      msg: 'backend label selector active',
+      attrs: { selector: formatEqualityList(scope) ?? '' },
+    });
+  } else {
+    if (project === '') {
+      fail(
+        'ANCHORD_PROJECT',
+        'ANCHORD_PROJECT (or COMPOSE_PROJECT_NAME) must be set unless ANCHORD_LABEL_SELECTOR is',
+      );
+    }
+    scopeSource = 'project';
+    scope = selectorOf([requirement(COMPOSE_PROJECT_LABEL, 'In', [project])]);
+  }
+
+  const extNetwork = get(env, 'ANCHORD_EXT_NETWORK').trim() || undefined;
+  const extIface = get(env, 'ANCHORD_EXT_IFACE').trim() || 'eth0';
+  if (!IFACE_NAME.test(extIface)) {
+    fail(
+      'ANCHORD_EXT_IFACE',
+      `interface name ${quote(extIface)} is invalid`,
+      'use 1-15 letters, digits, "_", "." or "-"',
+    );
+  }
+  const sharedNetwork = get(env, 'ANCHORD_SHARED_NETWORK').trim() || undefined;
+
+  const pollText = get(env, 'ANCHORD_POLL_INTERVAL').trim() || '30s';
+  const pollIntervalMs = parseDuration(pollText);
+  if (pollIntervalMs === undefined || pollIntervalMs <= 0) {
+    fail(
+      'ANCHORD_POLL_INTERVAL',
+      `poll interval ${quote(pollText)} is invalid: expected a positive number of seconds or a duration like 2m30s`,
+    );
+  }
+  if (pollIntervalMs < 100 || pollIntervalMs > 2 ** 31 - 1) {
+    fail(
+      'ANCHORD_POLL_INTERVAL',
+      `poll interval ${quote(pollText)} is out of range (100ms to 24 days)`,
+    );
+  }
+
+  const level = (get(env, 'ANCHORD_LOG_LEVEL').trim() || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    fail(
+      'ANCHORD_LOG_LEVEL',
+      `log level ${quote(level)} is invalid: expected debug, info, warn or error`,
+    );
+  }
+
+  const metricsText =
+    env.ANCHORD_METRICS_ADDR === undefined
+      ? '127.0.0.1:9090'
+      : get(env, 'ANCHORD_METRICS_ADDR').trim();
+  const metrics = metricsText === '' ? undefined : parseListenAddress(metricsText);
+
+  const docker = parseDockerHost(get(env, 'DOCKER_HOST').trim() || 'unix:///var/run/docker.sock');
+
+  const scopeText = formatEqualityList(scope) ?? '';
+  return {
+    config: {
+      scope,
+      scopeSource,
+      scopeText,
+      extNetwork,
+      extIface,
+      sharedNetwork,
+      pollIntervalMs,
+      mode: 'network-anchor',
+      logLevel: level as LogLevel,
+      metrics,
+      docker,
+    },
+    notices,
+  };
+}
+
+function parsePort(text: string, env: string, whole: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
+    fail(
+      env,
+      `address ${quote(whole)} has an invalid port ${quote(text)}`,
+      'expected host:port with a port from 0 to 65535',
+    );
+  }
+  return Number(text);
+}
+
+/** `host:port`, `[v6]:port` or `:port` (all interfaces). */
+export function parseListenAddress(text: string): { host: string; port: number } {
+  const env = 'ANCHORD_METRICS_ADDR';
+  const bracketed = /^\[([0-9A-Fa-f:.]+)\]:(\d*)$/.exec(text);
+  if (bracketed !== null)
+    return { host: bracketed[1] as string, port: parsePort(bracketed[2] as string, env, text) };
+  const at = text.lastIndexOf(':');
+  if (at < 0)
+    fail(
+      env,
+      `address ${quote(text)} is missing a port`,
+      'use host:port, e.g. 127.0.0.1:9090, or "" to disable',
+    );
+  const host = text.slice(0, at);
+  if (host.includes(':') || !/^[A-Za-z0-9.-]*$/.test(host))
+    fail(env, `address ${quote(text)} has an invalid host`);
+  return { host: host === '' ? '0.0.0.0' : host, port: parsePort(text.slice(at + 1), env, text) };
+}
+
+/** `unix:///path` or `tcp://host:port` (also `http://`, which Docker clients treat the same). */
+export function parseDockerHost(text: string): DockerEndpoint {
+  if (text.startsWith('unix://')) {
+    const socketPath = text.slice('unix://'.length);
+    if (!socketPath.startsWith('/'))
+      fail('DOCKER_HOST', `DOCKER_HOST ${quote(text)} needs an absolute socket path`);
+    return { kind: 'unix', socketPath };
+  }
+  const tcp = /^(?:tcp|http):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})\/?$/.exec(text);
+  if (tcp !== null) {
+    const port = Number(tcp[2]);
+    if (port < 1 || port > 65535)
+      fail('DOCKER_HOST', `DOCKER_HOST ${quote(text)} has an invalid port`);
+    return { kind: 'tcp', host: (tcp[1] as string).replace(/^\[|\]$/g, ''), port };
+  }
+  return fail(
+    'DOCKER_HOST',
+    `DOCKER_HOST ${quote(text)} is not supported`,
+    'use unix:///var/run/docker.sock or tcp://host:port (TLS is not supported; put a socket proxy in front)',
+  );
+}

@@ -1,0 +1,411 @@
+/**
+ * The network-anchor daemon: the state around the pure core. It serializes reconciles (one in
+ * flight, at most one queued, so bursts of Docker events coalesce), keeps the last applied
+ * rules when Docker fails (fail static), reconnects the event stream with backoff, and applies
+ * a new nft script only when the rendered state changed.
+ *
+ * Log `msg` values are an interface (operators grep them): `reconciled`, `invalid expose
+ * labels`, `no usable IP for container`, `shared network re-picked`, `backend port conflict`,
+ * `docker unavailable; keeping last applied rules`, `docker event stream lost`, `nft apply
+ * failed`, `conntrack flush failed`, `fatal`.
+ */
+import type { Logger } from 'pino';
+import { LabelwiseError, quote } from '../errors.js';
+import type { DiscoveryPort } from './adapters/docker-discovery.js';
+import type { KernelPort } from './adapters/nft.js';
+import type { AnchorConfig } from './config.js';
+import { conntrackFlushes } from './conntrack-plan.js';
+import type { AnchorMetrics, TriggerSource } from './metrics.js';
+import type { DnatEntry, Family, Notice, Proto, Snapshot } from './model.js';
+import { renderDeleteScript, renderNftScript } from './nft-script.js';
+import { plan } from './plan.js';
+
+export interface DaemonDeps {
+  readonly discovery: DiscoveryPort;
+  readonly kernel: KernelPort;
+  /** MAC → interface name of this network namespace. */
+  readonly interfaces: () => Promise<ReadonlyMap<string, string>>;
+  readonly logger: Logger;
+  readonly metrics: AnchorMetrics;
+  /** Backoff bounds for Docker retries and event-stream reconnects. Default: 500 ms to 30 s. */
+  readonly backoff?: { readonly minMs: number; readonly maxMs: number };
+}
+
+/** What one reconcile did. */
+export interface ReconcileOutcome {
+  readonly result: 'ok' | 'noop' | 'error' | 'fatal';
+  readonly backends: number;
+  readonly entries: number;
+  readonly conntrackFlushed: number;
+  readonly applied: boolean;
+}
+
+const FATAL_CODES = new Set([
+  'ANCHOR_SELF_NOT_FOUND',
+  'ANCHOR_NO_SHARED_NETWORK',
+  'ANCHOR_SHARED_NETWORK_NOT_ATTACHED',
+  'ANCHOR_EXT_NETWORK_NOT_ATTACHED',
+  'ANCHOR_EXT_IFACE_NOT_FOUND',
+  'ANCHOR_TOOL_MISSING',
+]);
+
+function noticeKey(notice: Notice): string {
+  return `${notice.level}|${notice.msg}|${JSON.stringify(notice.attrs)}`;
+}
+
+export class AnchorDaemon {
+  private selfId: string | undefined;
+  private lastScript: string | undefined;
+  private lastEntries: readonly DnatEntry[] = [];
+  private lockedShared: string | undefined;
+  private previousShared: string | undefined;
+  private previousNotices = new Set<string>();
+  private previousConflicts = new Set<string>();
+  private tablesInstalled = false;
+  private reconciled = false;
+  private stopped = false;
+  private running: Promise<void> | undefined;
+  private queued = false;
+  private lastOutcome: ReconcileOutcome | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private retryDelay: number;
+  private reconnectDelay: number;
+  private events: { stop(): void } | undefined;
+  private resolveDone!: (code: number) => void;
+  /** Resolves with the exit code: 0 after {@link stop}, 1 after a fatal error. */
+  readonly done: Promise<number> = new Promise((resolve) => (this.resolveDone = resolve));
+
+  constructor(
+    private readonly config: AnchorConfig,
+    private readonly deps: DaemonDeps,
+  ) {
+    this.retryDelay = this.backoff.minMs;
+    this.reconnectDelay = this.backoff.minMs;
+  }
+
+  private get backoff(): { minMs: number; maxMs: number } {
+    return this.deps.backoff ?? { minMs: 500, maxMs: 30_000 };
+  }
+
+  /** Readiness for `/readyz`: tables installed and one reconcile succeeded. */
+  readiness(): { tablesInstalled: boolean; reconciled: boolean } {
+    return { tablesInstalled: this.tablesInstalled, reconciled: this.reconciled };
+  }
+
+  /** The entries last written to the kernel. */
+  appliedEntries(): readonly DnatEntry[] {
+    return this.lastEntries;
+  }
+
+  /** Starts the poll timer and the event stream, and runs the first reconcile. */
+  async start(): Promise<void> {
+    if (this.stopped) return;
+    this.pollTimer = setInterval(() => this.trigger('poll'), this.config.pollIntervalMs);
+    void this.connectEvents(false);
+    await this.reconcileNow('start');
+  }
+
+  /**
+   * Asks for a reconcile. If one is running, at most one more is queued (bursts coalesce).
+   * Never throws.
+   */
+  trigger(source: TriggerSource): void {
+    if (this.stopped) return;
+    this.deps.metrics.dockerEvents.inc({ source });
+    if (this.running !== undefined) {
+      this.queued = true;
+      return;
+    }
+    this.running = this.loop().finally(() => (this.running = undefined));
+  }
+
+  /** Triggers a reconcile and waits until no reconcile is running or queued. */
+  async reconcileNow(source: TriggerSource = 'start'): Promise<ReconcileOutcome | undefined> {
+    this.trigger(source);
+    while (this.running !== undefined) await this.running;
+    return this.lastOutcome;
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.queued = false;
+      this.lastOutcome = await this.reconcileOnce();
+    } while (this.queued && !this.stopped);
+  }
+
+  private async connectEvents(isReconnect: boolean): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const events = await this.deps.discovery.watch(
+        this.config.scope,
+        () => this.trigger('event'),
+        (error) => {
+          this.events = undefined;
+          if (this.stopped) return;
+          this.deps.logger.warn(
+            { error: errorText(error), retry_ms: this.reconnectDelay },
+            'docker event stream lost',
+          );
+          this.scheduleReconnect();
+        },
+      );
+      if (this.stopped) {
+        events.stop();
+        return;
+      }
+      this.events = events;
+      this.reconnectDelay = this.backoff.minMs;
+      // Events may have been missed while the stream was down.
+      if (isReconnect) this.trigger('reconnect');
+    } catch (error) {
+      if (this.stopped) return;
+      this.deps.logger.warn(
+        { error: errorText(error), retry_ms: this.reconnectDelay },
+        'docker event stream lost',
+      );
+      this.scheduleReconnect();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer !== undefined) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, this.backoff.maxMs);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connectEvents(true);
+    }, delay);
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retryTimer !== undefined) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, this.backoff.maxMs);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.trigger('retry');
+    }, delay);
+  }
+
+  private async reconcileOnce(): Promise<ReconcileOutcome> {
+    const started = process.hrtime.bigint();
+    const failed = (result: 'error' | 'fatal'): ReconcileOutcome => {
+      this.deps.metrics.reconcileTotal.inc({ result: 'error' });
+      return { result, backends: 0, entries: 0, conntrackFlushed: 0, applied: false };
+    };
+    let snapshot: Snapshot;
+    let macs: ReadonlyMap<string, string>;
+    try {
+      macs = await this.deps.interfaces();
+      if (this.selfId === undefined)
+        this.selfId = (await this.deps.discovery.findSelf(new Set(macs.keys()))).id;
+      snapshot = await this.deps.discovery.snapshot(this.selfId, this.config.scope);
+    } catch (error) {
+      if (error instanceof LabelwiseError && !FATAL_CODES.has(error.code)) {
+        this.deps.logger.warn(
+          { error: error.message, retry_ms: this.retryDelay },
+          'docker unavailable; keeping last applied rules',
+        );
+        this.scheduleRetry();
+        return failed('error');
+      }
+      this.fatal(error);
+      return failed('fatal');
+    }
+
+    let extIface: string;
+    let exclude: string[];
+    let planned: ReturnType<typeof plan>;
+    try {
+      ({ extIface, exclude } = this.outside(snapshot, macs));
+      planned = plan(snapshot, {
+        scope: this.config.scope,
+        excludeNetworks: exclude,
+        pinnedSharedNetwork: this.config.sharedNetwork,
+        lockedSharedNetwork: this.lockedShared,
+        previousSharedNetwork: this.previousShared,
+      });
+    } catch (error) {
+      this.fatal(error);
+      return failed('fatal');
+    }
+    this.logNotices(planned.notices);
+    this.countConflicts(
+      planned.conflicts.flatMap((c) =>
+        c.losers.map((l) => `${c.family}/${c.proto}/${c.port}/${c.winner}/${l}`),
+      ),
+    );
+
+    const script = renderNftScript(planned.entries, { extIface });
+    let applied = false;
+    let flushed = 0;
+    if (script !== this.lastScript) {
+      try {
+        await this.deps.kernel.apply(script);
+      } catch (error) {
+        if (error instanceof LabelwiseError && error.code === 'ANCHOR_TOOL_MISSING') {
+          this.fatal(error);
+          return failed('fatal');
+        }
+        this.deps.logger.error({ error: errorText(error) }, 'nft apply failed');
+        this.scheduleRetry();
+        return failed('error');
+      }
+      applied = true;
+      this.tablesInstalled = true;
+      const flushes =
+        this.lastScript === undefined ? [] : conntrackFlushes(this.lastEntries, planned.entries);
+      this.lastScript = script;
+      this.lastEntries = planned.entries;
+      for (const flush of flushes) {
+        try {
+          flushed += await this.deps.kernel.flush(flush);
+          this.deps.metrics.conntrackFlushes.inc({ family: flush.family });
+        } catch (error) {
+          this.deps.logger.warn(
+            { error: errorText(error), family: flush.family },
+            'conntrack flush failed',
+          );
+        }
+      }
+      this.deps.metrics.setEntries(countEntries(planned.entries));
+    }
+    if (planned.lockShared) this.lockedShared = planned.sharedNetwork;
+    this.previousShared = planned.sharedNetwork;
+    this.retryDelay = this.backoff.minMs;
+    this.reconciled = true;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    this.deps.metrics.reconcileDuration.observe(seconds);
+    this.deps.metrics.reconcileTotal.inc({ result: applied ? 'ok' : 'noop' });
+    const outcome: ReconcileOutcome = {
+      result: applied ? 'ok' : 'noop',
+      backends: planned.backends.length,
+      entries: planned.entries.length,
+      conntrackFlushed: flushed,
+      applied,
+    };
+    this.deps.logger.info(
+      {
+        backends: outcome.backends,
+        entries: outcome.entries,
+        conntrack_flushed: flushed,
+        applied,
+        shared_network: planned.sharedNetwork,
+        duration_ms: Math.round(seconds * 1e6) / 1e3,
+      },
+      'reconciled',
+    );
+    return outcome;
+  }
+
+  /** The outside interface and the networks that must never be the shared one. */
+  private outside(
+    snapshot: Snapshot,
+    macs: ReadonlyMap<string, string>,
+  ): { extIface: string; exclude: string[] } {
+    const extNetwork = this.config.extNetwork;
+    if (extNetwork !== undefined) {
+      const attachment = snapshot.self.networks.find((n) => n.name === extNetwork);
+      if (attachment === undefined) {
+        throw new LabelwiseError(
+          'ANCHOR_EXT_NETWORK_NOT_ATTACHED',
+          `the anchor is not attached to the outside network ${quote(extNetwork)}`,
+          { env: 'ANCHORD_EXT_NETWORK' },
+        );
+      }
+      const iface = attachment.mac === undefined ? undefined : macs.get(attachment.mac);
+      if (iface === undefined || !/^[A-Za-z0-9_.-]{1,15}$/.test(iface)) {
+        throw new LabelwiseError(
+          'ANCHOR_EXT_IFACE_NOT_FOUND',
+          `no local interface has the MAC address ${quote(attachment.mac ?? '')} Docker reports for ${quote(extNetwork)}`,
+          { env: 'ANCHORD_EXT_NETWORK' },
+        );
+      }
+      return { extIface: iface, exclude: [extNetwork] };
+    }
+    const iface = this.config.extIface;
+    const exclude = snapshot.self.networks
+      .filter((n) => n.mac !== undefined && macs.get(n.mac) === iface)
+      .map((n) => n.name);
+    return { extIface: iface, exclude };
+  }
+
+  private logNotices(notices: readonly Notice[]): void {
+    // A warning repeats every poll while its cause lasts; log it when it first appears.
+    const current = new Set<string>();
+    for (const notice of notices) {
+      const key = noticeKey(notice);
+      current.add(key);
+      if (this.previousNotices.has(key)) continue;
+      this.deps.logger[notice.level]({ ...notice.attrs }, notice.msg);
+    }
+    this.previousNotices = current;
+  }
+
+  private countConflicts(keys: readonly string[]): void {
+    const current = new Set(keys);
+    for (const key of current)
+      if (!this.previousConflicts.has(key)) this.deps.metrics.backendConflicts.inc();
+    this.previousConflicts = current;
+  }
+
+  private fatal(error: unknown): void {
+    if (this.stopped) return;
+    const attrs =
+      error instanceof LabelwiseError
+        ? {
+            code: error.code,
+            error: error.message,
+            ...(error.hint !== undefined ? { hint: error.hint } : {}),
+            ...error.source,
+          }
+        : { error: errorText(error), stack: error instanceof Error ? error.stack : undefined };
+    this.deps.logger.fatal(attrs, 'fatal');
+    this.halt();
+    this.resolveDone(1);
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    clearInterval(this.pollTimer);
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.reconnectTimer);
+    this.events?.stop();
+    this.events = undefined;
+  }
+
+  /**
+   * Stops watching, waits for a running reconcile, and removes both tables. Resolves `done`
+   * with 0. Safe to call twice.
+   */
+  async stop(): Promise<void> {
+    const wasStopped = this.stopped;
+    this.halt();
+    while (this.running !== undefined) await this.running;
+    if (!wasStopped || this.tablesInstalled) {
+      try {
+        await this.deps.kernel.apply(renderDeleteScript());
+        this.tablesInstalled = false;
+        this.lastScript = undefined;
+      } catch (error) {
+        this.deps.logger.error({ error: errorText(error) }, 'nft apply failed');
+      }
+    }
+    this.resolveDone(0);
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function countEntries(entries: readonly DnatEntry[]): Map<`${Family}/${Proto}`, number> {
+  const counts = new Map<`${Family}/${Proto}`, number>();
+  for (const entry of entries) {
+    const key = `${entry.family}/${entry.proto}` as const;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -1,0 +1,105 @@
+/**
+ * Renders the anchor's nftables state as one `nft -f` script. Pure: entries in, text out.
+ *
+ * Layout (the names are an interface shared with the original anchord):
+ *
+ * ```
+ * table ip anchord_v4 / table ip6 anchord_v6
+ *   map dnat_tcp, dnat_udp   outside port : backend address . backend port
+ *   chain prerouting  (nat, dstnat)  fib daddr type local → dnat via the maps
+ *   chain postrouting (nat, srcnat)  masquerade DNATed traffic that did not arrive on the
+ *                                    outside interface (hairpin), and egress leaving on it
+ * ```
+ *
+ * Port translation uses concatenated map values (`address . port`): one map lookup per packet
+ * and no per-entry rules, so a change of entries is a change of map elements only.
+ *
+ * Atomicity: each script creates both tables if missing, deletes them and declares them anew,
+ * all in one transaction, so the kernel swaps the whole state at once (readers never see a
+ * half-applied state) and repeated applies never duplicate rules. Existing connections keep
+ * their NAT binding in conntrack; only new connections read the maps.
+ *
+ * Only numbers from the planner and canonical addresses (validated again here) are written, and
+ * the interface name is checked against a strict pattern: no label text reaches the script.
+ */
+import { validGlobalIpv6, validIpv4 } from './addresses.js';
+import type { DnatEntry, Family, Proto } from './model.js';
+
+export const TABLE_V4 = 'anchord_v4';
+export const TABLE_V6 = 'anchord_v6';
+const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
+
+export interface RenderOptions {
+  /** The outside interface, e.g. `eth0`. */
+  readonly extIface: string;
+}
+
+function checkEntry(entry: DnatEntry): string {
+  const ok = (port: number): boolean => Number.isInteger(port) && port >= 1 && port <= 65535;
+  if (!ok(entry.port) || !ok(entry.backendPort))
+    throw new Error(`renderNftScript: invalid port in entry ${entry.port}`);
+  const address =
+    entry.family === 'ipv4' ? validIpv4(entry.address) : validGlobalIpv6(entry.address);
+  if (address === undefined)
+    throw new Error('renderNftScript: unvalidated address reached the renderer');
+  return `${entry.port} : ${address} . ${entry.backendPort}`;
+}
+
+function tableBlock(family: Family, entries: readonly DnatEntry[], iface: string): string {
+  const nftFamily = family === 'ipv4' ? 'ip' : 'ip6';
+  const table = family === 'ipv4' ? TABLE_V4 : TABLE_V6;
+  const addrType = family === 'ipv4' ? 'ipv4_addr' : 'ipv6_addr';
+  const map = (proto: Proto): string => {
+    const elements = entries
+      .filter((e) => e.family === family && e.proto === proto)
+      .map(checkEntry);
+    const body =
+      elements.length === 0 ? '' : `\n\t\telements = {\n\t\t\t${elements.join(',\n\t\t\t')}\n\t\t}`;
+    return `\tmap dnat_${proto} {\n\t\ttype inet_service : ${addrType} . inet_service${body}\n\t}\n`;
+  };
+  return [
+    `table ${nftFamily} ${table} {}\n`,
+    `delete table ${nftFamily} ${table}\n`,
+    `table ${nftFamily} ${table} {\n`,
+    map('tcp'),
+    map('udp'),
+    `\tchain prerouting {\n`,
+    `\t\ttype nat hook prerouting priority dstnat; policy accept;\n`,
+    `\t\tfib daddr type local dnat ${nftFamily} to tcp dport map @dnat_tcp\n`,
+    `\t\tfib daddr type local dnat ${nftFamily} to udp dport map @dnat_udp\n`,
+    `\t}\n`,
+    `\tchain postrouting {\n`,
+    `\t\ttype nat hook postrouting priority srcnat; policy accept;\n`,
+    `\t\tct status dnat iifname != "${iface}" masquerade\n`,
+    `\t\toifname "${iface}" masquerade\n`,
+    `\t}\n`,
+    `}\n`,
+  ].join('');
+}
+
+/**
+ * The full state of both tables as one transaction. Deterministic: same entries (in any order)
+ * and interface, same bytes — the daemon compares scripts to skip applies that change nothing.
+ * Throws a plain Error (a bug) if an entry holds an unvalidated address or port.
+ */
+export function renderNftScript(entries: readonly DnatEntry[], options: RenderOptions): string {
+  if (!IFACE_NAME.test(options.extIface))
+    throw new Error('renderNftScript: invalid interface name');
+  const sorted = [...entries].sort((a, b) =>
+    a.family !== b.family
+      ? a.family < b.family
+        ? -1
+        : 1
+      : a.proto !== b.proto
+        ? a.proto < b.proto
+          ? -1
+          : 1
+        : a.port - b.port,
+  );
+  return `#!/usr/sbin/nft -f\n${tableBlock('ipv4', sorted, options.extIface)}${tableBlock('ipv6', sorted, options.extIface)}`;
+}
+
+/** Removes both tables (creating them first so the delete cannot fail): used at shutdown. */
+export function renderDeleteScript(): string {
+  return `table ip ${TABLE_V4} {}\ndelete table ip ${TABLE_V4}\ntable ip6 ${TABLE_V6} {}\ndelete table ip6 ${TABLE_V6}\n`;
+}

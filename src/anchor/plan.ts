@@ -1,0 +1,227 @@
+/**
+ * The planner: snapshot + configuration → the DNAT entries the kernel should hold. Pure and
+ * deterministic (same snapshot, same entries in the same order, same notices), so it is tested
+ * without Docker and the daemon only has to apply its result.
+ */
+import { LabelwiseError } from '../errors.js';
+import { compareStrings, compile } from '../selector/index.js';
+import type { Selector } from '../selector/index.js';
+import { validGlobalIpv6, validIpv4 } from './addresses.js';
+import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from './expose.js';
+import type {
+  ContainerInfo,
+  DnatEntry,
+  ExposeEntry,
+  Family,
+  NetworkAttachment,
+  Notice,
+  Proto,
+  Snapshot,
+} from './model.js';
+import { chooseSharedNetwork } from './shared-network.js';
+
+export interface PlanOptions {
+  /** The discovery scope; applied here in full, whatever the server-side filters did. */
+  readonly scope: Selector;
+  /** Networks never used as the shared network (the outside one). */
+  readonly excludeNetworks: readonly string[];
+  /** `ANCHORD_SHARED_NETWORK`. Default: none. */
+  readonly pinnedSharedNetwork?: string | undefined;
+  /** The shared network locked in by an earlier reconcile. Default: none. */
+  readonly lockedSharedNetwork?: string | undefined;
+  /** The shared network the previous reconcile used, to report a re-pick. Default: none. */
+  readonly previousSharedNetwork?: string | undefined;
+}
+
+/** A container the anchor serves: valid labels and a usable address. */
+export interface BackendClaim {
+  readonly container: string;
+  readonly id: string;
+  readonly ipv4: string | undefined;
+  readonly ipv6: string | undefined;
+  readonly expose: readonly ExposeEntry[];
+}
+
+/** Two or more backends wanting one outside port; the first wins. */
+export interface PortConflict {
+  readonly family: Family;
+  readonly proto: Proto;
+  readonly port: number;
+  readonly winner: string;
+  readonly losers: readonly string[];
+}
+
+export interface Plan {
+  readonly sharedNetwork: string;
+  /** Whether the shared network is now locked for the process lifetime. */
+  readonly lockShared: boolean;
+  /** Sorted by family, proto, port; at most one per (family, proto, port). */
+  readonly entries: readonly DnatEntry[];
+  /** Sorted by container name. */
+  readonly backends: readonly BackendClaim[];
+  readonly conflicts: readonly PortConflict[];
+  /** Warnings and remarks for the log, in a stable order. */
+  readonly notices: readonly Notice[];
+}
+
+interface Candidate {
+  readonly info: ContainerInfo;
+  readonly expose: readonly ExposeEntry[];
+  readonly v6: 'auto' | 'off';
+  readonly networks: readonly NetworkAttachment[];
+}
+
+function byCreatedThenName(a: ContainerInfo, b: ContainerInfo): number {
+  if (a.created !== b.created) return a.created - b.created;
+  const byName = compareStrings(a.name, b.name);
+  return byName !== 0 ? byName : compareStrings(a.id, b.id);
+}
+
+/**
+ * Plans the DNAT entries for one snapshot. Containers outside the scope, without a non-blank
+ * `anchord.expose`, with invalid labels or without an address on the shared network are left
+ * out (the last two with a warning). Throws only the fatal shared-network errors of
+ * {@link chooseSharedNetwork}.
+ */
+export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
+  const inScope = compile(options.scope);
+  const notices: Notice[] = [];
+  const candidates: Candidate[] = [];
+  const containers = [...snapshot.containers].sort(byCreatedThenName);
+  for (const info of containers) {
+    if (!inScope(info.labels)) continue;
+    const exposeText = info.labels[EXPOSE_LABEL];
+    if (typeof exposeText !== 'string' || exposeText.trim() === '') continue;
+    let expose: ExposeEntry[];
+    let v6: 'auto' | 'off';
+    try {
+      expose = parseExpose(exposeText);
+      const v6Text = info.labels[EXPOSE_V6_LABEL];
+      v6 = parseExposeV6(typeof v6Text === 'string' ? v6Text : undefined);
+    } catch (error) {
+      if (!(error instanceof LabelwiseError)) throw error;
+      notices.push({
+        level: 'warn',
+        msg: 'invalid expose labels',
+        attrs: { container: info.name, error: error.message },
+      });
+      continue;
+    }
+    if (expose.length === 0) continue;
+    const networks =
+      info.networkContainer !== undefined
+        ? (snapshot.networkPeers[info.networkContainer] ?? [])
+        : info.networks;
+    candidates.push({ info, expose, v6, networks });
+  }
+
+  const choice = chooseSharedNetwork({
+    selfNetworks: snapshot.self.networks.map((n) => n.name),
+    exclude: options.excludeNetworks,
+    pinned: options.pinnedSharedNetwork,
+    locked: options.lockedSharedNetwork,
+    backendNetworks: candidates.map((c) => c.networks.map((n) => n.name)),
+  });
+  if (
+    options.previousSharedNetwork !== undefined &&
+    options.previousSharedNetwork !== choice.network
+  ) {
+    notices.push({
+      level: 'info',
+      msg: 'shared network re-picked',
+      attrs: { old: options.previousSharedNetwork, new: choice.network },
+    });
+  }
+
+  const backends: BackendClaim[] = [];
+  // Candidates are in created-then-name order, so the first claim of a key is the winner.
+  const claims = new Map<string, { entry: DnatEntry; losers: string[] }>();
+  for (const candidate of candidates) {
+    const attachment = candidate.networks.find((n) => n.name === choice.network);
+    const ipv4 = validIpv4(attachment?.ipv4);
+    const ipv6 = candidate.v6 === 'auto' ? validGlobalIpv6(attachment?.ipv6) : undefined;
+    if (ipv4 === undefined && ipv6 === undefined) {
+      notices.push({
+        level: 'warn',
+        msg: 'no usable IP for container',
+        attrs: { container: candidate.info.name, network: choice.network },
+      });
+      continue;
+    }
+    backends.push({
+      container: candidate.info.name,
+      id: candidate.info.id,
+      ipv4,
+      ipv6,
+      expose: candidate.expose,
+    });
+    const targets: [Family, string][] = [];
+    if (ipv4 !== undefined) targets.push(['ipv4', ipv4]);
+    if (ipv6 !== undefined) targets.push(['ipv6', ipv6]);
+    for (const [family, address] of targets) {
+      for (const item of candidate.expose) {
+        const key = `${family}/${item.proto}/${item.port}`;
+        const claim = claims.get(key);
+        if (claim !== undefined) {
+          claim.losers.push(candidate.info.name);
+          continue;
+        }
+        claims.set(key, {
+          entry: {
+            family,
+            proto: item.proto,
+            port: item.port,
+            address,
+            backendPort: item.backendPort,
+            container: candidate.info.name,
+          },
+          losers: [],
+        });
+      }
+    }
+  }
+
+  const entries = [...claims.values()].map((c) => c.entry).sort(compareEntries);
+  const conflicts: PortConflict[] = [];
+  for (const { entry, losers } of [...claims.values()].sort((a, b) =>
+    compareEntries(a.entry, b.entry),
+  )) {
+    if (losers.length === 0) continue;
+    conflicts.push({
+      family: entry.family,
+      proto: entry.proto,
+      port: entry.port,
+      winner: entry.container,
+      losers,
+    });
+    for (const loser of losers) {
+      notices.push({
+        level: 'warn',
+        msg: 'backend port conflict',
+        attrs: {
+          family: entry.family,
+          proto: entry.proto,
+          port: entry.port,
+          winner: entry.container,
+          loser,
+        },
+      });
+    }
+  }
+  backends.sort((a, b) => compareStrings(a.container, b.container) || compareStrings(a.id, b.id));
+  return {
+    sharedNetwork: choice.network,
+    lockShared: choice.lock,
+    entries,
+    backends,
+    conflicts,
+    notices,
+  };
+}
+
+/** Orders entries by family (ipv4 first), proto (tcp first), then port. */
+export function compareEntries(a: DnatEntry, b: DnatEntry): number {
+  if (a.family !== b.family) return a.family === 'ipv4' ? -1 : 1;
+  if (a.proto !== b.proto) return a.proto === 'tcp' ? -1 : 1;
+  return a.port - b.port;
+}

@@ -1,0 +1,224 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LabelwiseError } from '../../src/errors.js';
+import { loadConfig } from '../../src/anchor/index.js';
+import { formatSelector } from '../../src/selector/index.js';
+import { parseDuration } from '../../src/anchor/duration.js';
+
+function errorOf(env: Record<string, string>): LabelwiseError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof LabelwiseError, `expected LabelwiseError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a configuration error');
+}
+
+test('seed 000: a selector wins over ANCHORD_PROJECT, with the warning and the active line', () => {
+  const { config, notices } = loadConfig({
+    ANCHORD_LABEL_SELECTOR: ' team = infra , env=prod',
+    ANCHORD_PROJECT: 'ix-mailcow',
+  });
+  assert.equal(config.scopeSource, 'selector');
+  assert.equal(formatSelector(config.scope), 'env=prod,team=infra');
+  assert.deepEqual(notices, [
+    {
+      level: 'warn',
+      msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
+      attrs: { ignored_project: 'ix-mailcow' },
+    },
+    {
+      level: 'info',
+      msg: 'backend label selector active',
+      attrs: { selector: 'env=prod,team=infra' },
+    },
+  ]);
+});
+
+test('seed 000: without a selector the scope is the Compose project (legacy mode)', () => {
+  const { config, notices } = loadConfig({ ANCHORD_PROJECT: 'ix-vaultwarden' });
+  assert.equal(config.scopeSource, 'project');
+  assert.equal(formatSelector(config.scope), 'com.docker.compose.project=ix-vaultwarden');
+  assert.deepEqual(notices, []);
+});
+
+test('COMPOSE_PROJECT_NAME is the default project; ANCHORD_PROJECT wins over it', () => {
+  assert.equal(config({ COMPOSE_PROJECT_NAME: 'a' }), 'com.docker.compose.project=a');
+  assert.equal(
+    config({ COMPOSE_PROJECT_NAME: 'a', ANCHORD_PROJECT: 'b' }),
+    'com.docker.compose.project=b',
+  );
+  function config(env: Record<string, string>): string {
+    return formatSelector(loadConfig(env).config.scope);
+  }
+});
+
+test('a selector with only COMPOSE_PROJECT_NAME set warns about nothing', () => {
+  const { notices } = loadConfig({ ANCHORD_LABEL_SELECTOR: 'a=1', COMPOSE_PROJECT_NAME: 'x' });
+  assert.deepEqual(
+    notices.map((n) => n.msg),
+    ['backend label selector active'],
+  );
+});
+
+test('defaults', () => {
+  const { config } = loadConfig({ ANCHORD_PROJECT: 'p' });
+  assert.equal(config.extIface, 'eth0');
+  assert.equal(config.extNetwork, undefined);
+  assert.equal(config.sharedNetwork, undefined);
+  assert.equal(config.pollIntervalMs, 30_000);
+  assert.equal(config.logLevel, 'info');
+  assert.deepEqual(config.metrics, { host: '127.0.0.1', port: 9090 });
+  assert.deepEqual(config.docker, { kind: 'unix', socketPath: '/var/run/docker.sock' });
+});
+
+const errors: {
+  name: string;
+  env: Record<string, string>;
+  code: string;
+  env_: string;
+  message?: string;
+}[] = [
+  {
+    name: 'seed 000: missing =',
+    env: { ANCHORD_LABEL_SELECTOR: 'nokey' },
+    code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
+    env_: 'ANCHORD_LABEL_SELECTOR',
+    message: `label selector entry "nokey" missing '='`,
+  },
+  {
+    name: 'seed 000: conflicting duplicate key',
+    env: { ANCHORD_LABEL_SELECTOR: 'a=1,a=2' },
+    code: 'SELECTOR_EQUALITY_CONFLICT',
+    env_: 'ANCHORD_LABEL_SELECTOR',
+    message: `label selector has duplicate key "a" with conflicting values "1" and "2"`,
+  },
+  {
+    name: 'no scope at all',
+    env: {},
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_PROJECT',
+    message:
+      'ANCHORD_PROJECT (or COMPOSE_PROJECT_NAME) must be set unless ANCHORD_LABEL_SELECTOR is',
+  },
+  {
+    name: 'poll interval zero',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '0' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_POLL_INTERVAL',
+  },
+  {
+    name: 'poll interval garbage',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '5 minutes' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_POLL_INTERVAL',
+  },
+  {
+    name: 'poll interval negative',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '-5s' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_POLL_INTERVAL',
+  },
+  {
+    name: 'unknown mode',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'magic' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_MODE',
+    message: 'unknown mode "magic"',
+  },
+  {
+    name: 'service-anchor not supported',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'service-anchor' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_MODE',
+  },
+  {
+    name: 'dhcp address mode not supported',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_ADDRESS_MODE: 'dhcp' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_ADDRESS_MODE',
+  },
+  {
+    name: 'bad log level',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_LOG_LEVEL: 'chatty' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_LOG_LEVEL',
+  },
+  {
+    name: 'hostile interface name',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_EXT_IFACE: 'eth0"; flush ruleset' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_EXT_IFACE',
+  },
+  {
+    name: 'metrics without port',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_METRICS_ADDR: '127.0.0.1' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_METRICS_ADDR',
+  },
+  {
+    name: 'metrics port too large',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_METRICS_ADDR: ':70000' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_METRICS_ADDR',
+  },
+  {
+    name: 'DOCKER_HOST ssh',
+    env: { ANCHORD_PROJECT: 'p', DOCKER_HOST: 'ssh://me@host' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'DOCKER_HOST',
+  },
+];
+
+for (const row of errors) {
+  test(`config error: ${row.name}`, () => {
+    const error = errorOf(row.env);
+    assert.equal(error.code, row.code);
+    assert.equal(error.source.env, row.env_);
+    if (row.message !== undefined) assert.equal(error.message, row.message);
+  });
+}
+
+test('valid variants of every variable', () => {
+  const { config } = loadConfig({
+    ANCHORD_LABEL_SELECTOR: 'x=',
+    ANCHORD_EXT_NETWORK: 'dmz',
+    ANCHORD_SHARED_NETWORK: 'proj_transit',
+    ANCHORD_POLL_INTERVAL: '2m30s',
+    ANCHORD_MODE: 'network-anchor',
+    ANCHORD_ADDRESS_MODE: 'bootstrap',
+    ANCHORD_LOG_LEVEL: 'DEBUG',
+    ANCHORD_METRICS_ADDR: '[::1]:9100',
+    DOCKER_HOST: 'tcp://socket-proxy:2375',
+  });
+  assert.equal(formatSelector(config.scope), 'x in ()');
+  assert.equal(config.scopeText, 'x=');
+  assert.equal(config.extNetwork, 'dmz');
+  assert.equal(config.sharedNetwork, 'proj_transit');
+  assert.equal(config.pollIntervalMs, 150_000);
+  assert.equal(config.logLevel, 'debug');
+  assert.deepEqual(config.metrics, { host: '::1', port: 9100 });
+  assert.deepEqual(config.docker, { kind: 'tcp', host: 'socket-proxy', port: 2375 });
+  assert.equal(
+    loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_METRICS_ADDR: '' }).config.metrics,
+    undefined,
+  );
+});
+
+const durations: [string, number | undefined][] = [
+  ['30', 30_000],
+  ['30s', 30_000],
+  ['2m30s', 150_000],
+  ['1h', 3_600_000],
+  ['1.5s', 1500],
+  ['500ms', 500],
+  ['', undefined],
+  ['1.5', undefined],
+  ['s', undefined],
+  ['10x', undefined],
+  ['-1s', undefined],
+];
+for (const [text, want] of durations) {
+  test(`duration ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));
+}
