@@ -318,3 +318,24 @@ test('§2.4 toMatchBlock inverts fromMatchBlock', () => {
   assert.equal(toMatchBlock(NOTHING), undefined);
   assert.deepEqual(toMatchBlock(EVERYTHING), {});
 });
+
+test('§2.4 toMatchBlock merges two requirements of one form on one key', () => {
+  // regression: a second `In`/`NotIn` on a key used to overwrite the first one's list.
+  const selector = parseSyntax('match', '{}');
+  assert.equal(selector, EVERYTHING);
+  const twoIn = fromMatchBlock(
+    { oneOf: { a: ['x', 'y'] }, labels: { a: 'y' } },
+    { profile: 'none' },
+  ).selector!;
+  assert.deepEqual(JSON.parse(JSON.stringify(toMatchBlock(twoIn))), {
+    labels: { a: 'y' },
+    oneOf: { a: ['x', 'y'] },
+  });
+  const fromText = (text: string) => toMatchBlock(parseSyntax('k8s', text, { profile: 'none' }));
+  assert.deepEqual(JSON.parse(JSON.stringify(fromText('a in (p,q),a in (,q)'))), {
+    oneOf: { a: ['q'] },
+  });
+  assert.deepEqual(JSON.parse(JSON.stringify(fromText('a notin (p,q),a notin (,q)'))), {
+    noneOf: { a: ['', 'p', 'q'] },
+  });
+});

@@ -14,6 +14,7 @@
  * text; numbers and booleans given as JS values are printed with `String`.
  */
 import { LabelwiseError, quote } from '../../errors.js';
+import { compareStrings } from '../labels.js';
 import type { ValidationProfile } from '../labels.js';
 import { EVERYTHING, NOTHING, requirement, selectorOf, validateSelector } from '../model.js';
 import type { Requirement, Selector } from '../model.js';
@@ -148,8 +149,9 @@ function readMapping(
 
 /**
  * Prints a selector as a match block (the inverse of {@link fromMatchBlock}): single-value `In`
- * under `labels`, other `In` under `oneOf`, and so on. Nothing becomes `{oneOf: {<key>: []}}` is
- * not representable without a key, so it returns undefined.
+ * under `labels`, other `In` under `oneOf`, and so on; several requirements of one form on one
+ * key merge (the block means the same as the selector). Nothing is not representable without a
+ * key, so it returns undefined.
  */
 export function toMatchBlock(selector: Selector): Record<string, unknown> | undefined {
   if (selector.kind === 'nothing') return undefined;
@@ -159,14 +161,27 @@ export function toMatchBlock(selector: Selector): Record<string, unknown> | unde
   const list = (form: string): string[] => (block[form] ??= []) as string[];
   for (const req of selector.requirements) {
     switch (req.operator) {
-      case 'In':
-        if (req.values.length === 1 && !(req.key in mapping('labels')))
+      case 'In': {
+        if (req.values.length === 1 && !(req.key in mapping('labels'))) {
           mapping('labels')[req.key] = req.values[0];
-        else mapping('oneOf')[req.key] = [...req.values];
+          break;
+        }
+        // A form holds one list per key, so a second `In` on the key merges into the first:
+        // both must hold, which is the intersection (empty: the block can never match).
+        const previous = mapping('oneOf')[req.key] as string[] | undefined;
+        mapping('oneOf')[req.key] =
+          previous === undefined ? [...req.values] : previous.filter((v) => req.values.includes(v));
         break;
-      case 'NotIn':
-        mapping('noneOf')[req.key] = [...req.values];
+      }
+      case 'NotIn': {
+        // Two `NotIn` on one key merge into the union of the excluded values.
+        const previous = mapping('noneOf')[req.key] as string[] | undefined;
+        mapping('noneOf')[req.key] =
+          previous === undefined
+            ? [...req.values]
+            : [...new Set([...previous, ...req.values])].sort(compareStrings);
         break;
+      }
       case 'Exists':
         list('has').push(req.key);
         break;

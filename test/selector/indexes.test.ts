@@ -1,0 +1,127 @@
+// Spec §6: the two indexes on hand-picked cases (the properties compare them to a scan).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  EVERYTHING,
+  LabelIndex,
+  NOTHING,
+  SelectorIndex,
+  labelsFrom,
+  parseSelector,
+} from '../../src/selector/index.js';
+import { plain } from './helpers.js';
+
+test('§6 SelectorIndex: positive postings, vetoes, side list, insertion order', () => {
+  const index = new SelectorIndex<string>();
+  index.add('web', parseSelector('role=web'));
+  index.add('prod-web', parseSelector('role=web,env=prod'));
+  index.add('not-legacy', parseSelector('tier!=legacy')); // no positive requirement: side list
+  index.add('monitored', parseSelector('monitoring'));
+  index.add('web-or-cache', parseSelector('role in (web,cache),!decommissioned'));
+  index.add('all', EVERYTHING);
+  assert.deepEqual(index.match(labelsFrom({ role: 'web', env: 'prod' })), [
+    'web',
+    'prod-web',
+    'not-legacy',
+    'web-or-cache',
+    'all',
+  ]);
+  assert.deepEqual(
+    index.match(labelsFrom({ role: 'cache', tier: 'legacy', monitoring: '', decommissioned: 'y' })),
+    ['monitored', 'all'],
+  );
+  assert.deepEqual(index.match(labelsFrom({})), ['not-legacy', 'all']);
+  assert.equal(index.size, 6);
+});
+
+test('§6 SelectorIndex: unsatisfiable selectors are flagged at insert and never returned', () => {
+  const index = new SelectorIndex<string>();
+  assert.equal(index.add('dead', parseSelector('a=1,a=2')), false);
+  assert.equal(index.add('nothing', NOTHING), false);
+  assert.equal(index.add('live', parseSelector('a=1')), true);
+  assert.deepEqual([...index.unsatisfiable], ['dead', 'nothing']);
+  assert.deepEqual(index.match(labelsFrom({ a: '1' })), ['live']);
+  assert.deepEqual(index.ids(), ['live']);
+  assert.equal(index.size, 3);
+  assert.equal(index.remove('dead'), true);
+  assert.equal(index.remove('dead'), false);
+  assert.equal(index.size, 2);
+});
+
+test('§6 SelectorIndex: add replaces, remove forgets every posting', () => {
+  const index = new SelectorIndex<number>();
+  index.add(1, parseSelector('a=1,b'));
+  index.add(2, parseSelector('a in (1,2)'));
+  index.add(1, parseSelector('c')); // replaces, moves to the end
+  assert.deepEqual(index.match(labelsFrom({ a: '1', b: '', c: '' })), [2, 1]);
+  assert.equal(index.remove(2), true);
+  assert.deepEqual(index.match(labelsFrom({ a: '2' })), []);
+  assert.equal(index.remove(1), true);
+  assert.deepEqual(index.match(labelsFrom({ c: '' })), []);
+  assert.equal(index.size, 0);
+});
+
+test('§6 SelectorIndex: same key twice in one selector counts both requirements', () => {
+  const index = new SelectorIndex<string>();
+  index.add('both', parseSelector('a in (1,2),a in (2,3)'));
+  index.add('dup', parseSelector('a=1,a=1'));
+  index.add('exists-and-value', parseSelector('a,a=2'));
+  assert.deepEqual(index.match(labelsFrom({ a: '2' })), ['both', 'exists-and-value']);
+  assert.deepEqual(index.match(labelsFrom({ a: '1' })), ['dup']);
+});
+
+test('§6 SelectorIndex: hostile label keys', () => {
+  const index = new SelectorIndex<string>();
+  index.add('proto', parseSelector('__proto__=x', { profile: 'docker' }));
+  index.add('ctor', parseSelector('!constructor', { profile: 'docker' }));
+  assert.deepEqual(index.match(labelsFrom([['__proto__', 'x']])), ['proto', 'ctor']);
+  assert.deepEqual(index.match({}), ['ctor']);
+  assert.deepEqual(index.match(labelsFrom([['constructor', 'y']])), []);
+});
+
+test('§6 LabelIndex: postings intersect, negatives filter, insertion order', () => {
+  const index = new LabelIndex<string>();
+  index.add('web-1', labelsFrom({ role: 'web', env: 'prod', site: 'london' }));
+  index.add('web-2', labelsFrom({ role: 'web', env: 'dev' }));
+  index.add('db-1', labelsFrom({ role: 'db', env: 'prod', legacy: '' }));
+  index.add('bare', labelsFrom({}));
+  assert.deepEqual(index.select(parseSelector('role=web')), ['web-1', 'web-2']);
+  assert.deepEqual(index.select(parseSelector('env=prod,role in (web,db),!legacy')), ['web-1']);
+  assert.deepEqual(index.select(parseSelector('env!=prod')), ['web-2', 'bare']);
+  assert.deepEqual(index.select(parseSelector('legacy')), ['db-1']);
+  assert.deepEqual(index.select(parseSelector('site=paris')), []);
+  assert.deepEqual(index.select(parseSelector('nokey')), []);
+  assert.deepEqual(index.select(EVERYTHING), ['web-1', 'web-2', 'db-1', 'bare']);
+  assert.deepEqual(index.select(NOTHING), []);
+});
+
+test('§6 LabelIndex: add copies and replaces, remove forgets', () => {
+  const index = new LabelIndex<string>();
+  const labels: Record<string, string> = { a: '1' };
+  index.add('x', labels);
+  labels.a = '2'; // the index holds its own copy
+  assert.deepEqual(index.select(parseSelector('a=1')), ['x']);
+  assert.deepEqual(plain(index.get('x')!), { a: '1' });
+  index.add('y', labelsFrom({ a: '1' }));
+  index.add('x', labelsFrom({ a: '3' }));
+  assert.deepEqual(index.select(parseSelector('a=1')), ['y']);
+  assert.deepEqual(index.ids(), ['y', 'x']);
+  assert.equal(index.remove('y'), true);
+  assert.equal(index.remove('y'), false);
+  assert.deepEqual(index.select(parseSelector('a')), ['x']);
+  assert.equal(index.get('y'), undefined);
+  assert.equal(index.size, 1);
+});
+
+test('§6 LabelIndex: hostile label keys', () => {
+  const index = new LabelIndex<string>();
+  index.add('p', labelsFrom([['__proto__', 'x']]));
+  index.add('c', labelsFrom([['constructor', 'y']]));
+  index.add('plain', {});
+  assert.deepEqual(index.select(parseSelector('__proto__', { profile: 'docker' })), ['p']);
+  assert.deepEqual(index.select(parseSelector('!constructor', { profile: 'docker' })), [
+    'p',
+    'plain',
+  ]);
+  assert.deepEqual(index.select(parseSelector('toString', { profile: 'docker' })), []);
+});
