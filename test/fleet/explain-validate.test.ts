@@ -1,0 +1,140 @@
+// explain (why it applies, why it does not) and validate (grouping, matcher lints).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LabelwiseError } from '../../src/errors.js';
+import {
+  explainResource,
+  formatProblem,
+  prepareFleet,
+  validateFleet,
+} from '../../src/fleet/index.js';
+import { FLEET, doc, fleetOf, host, layer } from './helpers.js';
+
+const files = {
+  'fleet.yaml': FLEET,
+  'hosts.yaml': [
+    host('web-001', { role: 'web', site: 'london' }),
+    host('web-002', { role: 'web', site: 'paris' }),
+    host('db-001', { role: 'database', site: 'london' }),
+    host('bare', {}),
+  ],
+  'web/l.yaml': [
+    layer('role-web', 20, '  labels:\n    role: web\n'),
+    doc(
+      'File',
+      'nginx-config',
+      'desired:\n  path: /etc/nginx.conf\n  mode: "0640"\n  content: "{{ host }}"\n',
+    ),
+  ],
+  'one/l.yaml': [
+    layer('host-web-001', 90, '  labels:\n    datum/host: web-001\n'),
+    doc('File', 'nginx-config', 'desired:\n  mode: "0600"\n'),
+  ],
+};
+
+test('explain: contributing layers, reasons, fields with what they overrode, substitutions', () => {
+  const result = explainResource(prepareFleet(fleetOf(files)), 'web-001', 'File[nginx-config]');
+  assert.equal(result.applies, true);
+  if (!result.applies) return;
+  assert.deepEqual(
+    result.layers.map((l) => [l.name, l.precedence, l.reasons]),
+    [
+      ['role-web', 20, ['role=web']],
+      ['host-web-001', 90, ['datum/host=web-001']],
+    ],
+  );
+  assert.deepEqual(
+    result.fields.find((f) => f.field === 'mode'),
+    {
+      field: 'mode',
+      value: '0600',
+      layer: 'host-web-001',
+      overrides: [{ layer: 'role-web', value: '0640' }],
+    },
+  );
+  assert.deepEqual(result.substitutions, [
+    { field: 'content', placeholder: '{{ host }}', value: 'web-001', layer: 'role-web' },
+  ]);
+});
+
+test('explain: a resource that does not apply lists, per declaring layer, the term that failed', () => {
+  const result = explainResource(prepareFleet(fleetOf(files)), 'db-001', 'File[nginx-config]');
+  assert.equal(result.applies, false);
+  if (result.applies) return;
+  assert.deepEqual(
+    result.declaredBy.map((l) => `${l.layer}: ${l.failed.map((f) => f.text).join('; ')}`),
+    [
+      'role-web: role=web failed, host has role=database',
+      'host-web-001: datum/host=web-001 failed, host has datum/host=db-001',
+    ],
+  );
+  const bare = explainResource(prepareFleet(fleetOf(files)), 'bare', 'File[nginx-config]');
+  assert.equal(
+    bare.applies ? '' : bare.declaredBy[0]?.failed[0]?.text,
+    'role=web failed, host has no role',
+  );
+});
+
+test('explain: a reference no layer declares is an error', () => {
+  assert.throws(
+    () => explainResource(prepareFleet(fleetOf(files)), 'web-001', 'File[nope]'),
+    (e: unknown) => e instanceof LabelwiseError && e.code === 'FLEET_UNKNOWN_RESOURCE',
+  );
+});
+
+test('validate: identical problems are grouped across hosts', () => {
+  const report = validateFleet(
+    fleetOf({
+      ...files,
+      'web/l.yaml': [
+        layer('role-web', 20, '  labels:\n    role: web\n'),
+        doc(
+          'Service',
+          'nginx',
+          'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+    }),
+  );
+  const grouped = report.problems.filter((p) => p.code === 'FLEET_UNRESOLVED_REFERENCE');
+  assert.equal(grouped.length, 1);
+  assert.deepEqual(grouped[0]?.hosts, ['web-001', 'web-002']);
+  assert.equal(
+    formatProblem(grouped[0] as (typeof grouped)[number]),
+    'web/l.yaml:13: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)',
+  );
+  // The host layer's File[nginx-config] lost its path along with role-web's declaration.
+  assert.deepEqual(
+    report.problems.map((p) => `${p.code} ${p.hosts.join(',')}`),
+    ['FLEET_MISSING_IDENTITY web-001', 'FLEET_UNRESOLVED_REFERENCE web-001,web-002'],
+  );
+  assert.equal(report.errors, 2);
+  assert.equal(report.hosts, 4);
+});
+
+test('validate: lints a matcher that can never match and a layer that matches no host', () => {
+  const report = validateFleet(
+    fleetOf({
+      ...files,
+      'never/l.yaml': layer('never', 0, '  labels:\n    role: web\n  missing:\n    - role\n'),
+      'empty/l.yaml': layer('empty-oneof', 0, '  oneOf:\n    role: []\n'),
+      'nobody/l.yaml': layer('nobody', 0, '  labels:\n    site: tokyo\n'),
+    }),
+  );
+  const warnings = report.problems
+    .filter((p) => p.severity === 'warning')
+    .map((p) => `${p.file}:${p.line} ${p.code}`);
+  assert.deepEqual(warnings, [
+    'empty/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
+    'empty/l.yaml:7 FLEET_MATCH_WARNING',
+    'never/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
+    'nobody/l.yaml:1 FLEET_LAYER_MATCHES_NO_HOST',
+  ]);
+  assert.equal(report.errors, 0);
+});
+
+test('validate: the example-style fleet has digests for every host, in host order', () => {
+  const report = validateFleet(fleetOf(files));
+  assert.deepEqual(Object.keys(report.digests), ['bare', 'db-001', 'web-001', 'web-002']);
+  assert.notEqual(report.digests['web-001'], report.digests['web-002']);
+});

@@ -1,0 +1,451 @@
+// Resolution (spec: "Resolution of host H"): layer selection, substitution, merge rules with
+// provenance and conflicts, merged-resource checks. Each test loads YAML through the real loader.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LabelwiseError } from '../../src/errors.js';
+import { prepareFleet, resolveHost } from '../../src/fleet/index.js';
+import { FLEET, doc, errorsOf, fleetOf, host, layer, resolveIn } from './helpers.js';
+
+const hosts = {
+  'hosts.yaml': [
+    host('web-001', { environment: 'production', site: 'london', role: 'web' }),
+    host('db-001', { environment: 'production', site: 'frankfurt', role: 'database' }),
+  ],
+};
+
+test('§1 an unknown host is an error naming it', () => {
+  const prepared = prepareFleet(fleetOf({ 'fleet.yaml': FLEET, ...hosts }));
+  assert.throws(
+    () => resolveHost(prepared, 'web-999'),
+    (e: unknown) =>
+      e instanceof LabelwiseError &&
+      e.code === 'FLEET_UNKNOWN_HOST' &&
+      e.message === 'no Host document named "web-999" in this fleet',
+  );
+});
+
+test('§1 labels are the declared ones plus datum/host', () => {
+  const m = resolveIn({ 'fleet.yaml': FLEET, ...hosts }, 'web-001');
+  assert.deepEqual(
+    { ...m.labels },
+    { environment: 'production', site: 'london', role: 'web', 'datum/host': 'web-001' },
+  );
+});
+
+test('§2 layers are selected in discovery order with their reasons', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'base/l.yaml': layer('base', 0),
+      'web/l.yaml': layer('role-web', 30, '  labels:\n    role: web\n'),
+      'site/l.yaml': layer('sites', 20, '  oneOf:\n    site: [london, frankfurt]\n'),
+      'db/l.yaml': layer('role-db', 30, '  labels:\n    role: database\n'),
+      'one/l.yaml': layer('only-web-001', 100, '  labels:\n    datum/host: web-001\n'),
+      'not/l.yaml': layer(
+        'not-legacy',
+        5,
+        '  noneOf:\n    tier: [legacy]\n  has:\n    - site\n  missing:\n    - decommissioned\n',
+      ),
+    },
+    'web-001',
+  );
+  assert.deepEqual(
+    m.layers.map((l) => [l.name, l.precedence, l.reasons]),
+    [
+      ['base', 0, ['every host']],
+      ['not-legacy', 5, ['missing decommissioned', 'has site', 'tier!=legacy']],
+      ['sites', 20, ['site in [frankfurt london]']],
+      ['role-web', 30, ['role=web']],
+      ['only-web-001', 100, ['datum/host=web-001']],
+    ],
+  );
+});
+
+const pkg = (name: string, body: string): string => doc('Package', name, `desired:\n${body}`);
+const file = (name: string, body: string, extra = ''): string =>
+  doc('File', name, `${extra}desired:\n${body}`);
+
+test('§4 maps merge key by key; the higher layer wins; provenance keeps displaced values newest first', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('role-web', 10),
+        file('nginx-config', '  path: /etc/nginx.conf\n  mode: "0640"\n  owner: root\n'),
+      ],
+      'b/l.yaml': [layer('site-london', 20), file('nginx-config', '  mode: "0644"\n')],
+      'c/l.yaml': [
+        layer('host-web-001', 30, '  labels:\n    datum/host: web-001\n'),
+        file('nginx-config', '  mode: "0600"\n'),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+  const r = m.resources.find((x) => x.ref === 'File[nginx-config]');
+  assert.ok(r);
+  assert.deepEqual({ ...r.desired }, { mode: '0600', owner: 'root', path: '/etc/nginx.conf' });
+  assert.deepEqual(r.layers, ['role-web', 'site-london', 'host-web-001']);
+  assert.deepEqual(r.provenance.mode, {
+    layer: 'host-web-001',
+    value: '0600',
+    displaced: [
+      { layer: 'site-london', value: '0644' },
+      { layer: 'role-web', value: '0640' },
+    ],
+  });
+  assert.equal(r.provenance.owner?.layer, 'role-web');
+  assert.equal(r.target, '/etc/nginx.conf');
+});
+
+test('§4 lists are replaced, never appended', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('a', 0),
+        doc('User', 'ops', 'desired:\n  state: present\n  groups: [adm, sudo]\n'),
+      ],
+      'b/l.yaml': [layer('b', 10), doc('User', 'ops', 'desired:\n  groups: [docker]\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.resources[0]?.desired.groups, ['docker']);
+});
+
+test('§4 edge lists are set unions: a higher layer cannot remove a dependency', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('a', 0),
+        pkg('x', '  state: present\n'),
+        pkg('y', '  state: present\n'),
+        doc(
+          'Service',
+          's',
+          'requires:\n  - Package[x]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+      'b/l.yaml': [
+        layer('b', 10),
+        doc(
+          'Service',
+          's',
+          'requires:\n  - Package[y]\n  - Package[x]\ndesired:\n  enabled: false\n',
+        ),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+  const s = m.resources.find((r) => r.ref === 'Service[s]');
+  assert.deepEqual(s?.requires, ['Package[x]', 'Package[y]']);
+  assert.deepEqual(
+    { ...s?.edgeLayers },
+    { 'requires:Package[x]': 'a', 'requires:Package[y]': 'b' },
+  );
+  assert.equal(s?.desired.enabled, false);
+});
+
+test('§4 equal values at equal precedence are not a conflict ("1" equals 1)', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('a', 10), doc('Sysctl', 'vm.swappiness', 'desired:\n  value: 1\n')],
+      'b/l.yaml': [layer('b', 10), doc('Sysctl', 'vm.swappiness', 'desired:\n  value: "1"\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+});
+
+test('§4 different values at equal precedence conflict, naming both values and layers', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('role-web', 20), file('nginx-config', '  path: /etc/n\n  mode: "0640"\n')],
+      'b/l.yaml': [layer('site-london', 20), file('nginx-config', '  mode: "0600"\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(errorsOf(m.problems), ['b/l.yaml:10 FLEET_CONFLICT']);
+  assert.equal(
+    m.problems[0]?.message,
+    'conflicting values for File[nginx-config].mode: "0640" from role-web and "0600" from site-london (both precedence 20)',
+  );
+  assert.equal(m.problems[0]?.host, 'web-001');
+});
+
+test('§4 a conflict is recorded even when a higher layer overrides the field', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('a', 20), file('f', '  path: /f\n  mode: "0640"\n')],
+      'b/l.yaml': [layer('b', 20), file('f', '  mode: "0600"\n')],
+      'c/l.yaml': [layer('c', 30), file('f', '  mode: "0644"\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(errorsOf(m.problems), ['b/l.yaml:10 FLEET_CONFLICT']);
+  assert.equal(m.resources[0]?.desired.mode, '0644');
+});
+
+test('§4 conflicts are judged against the layer that set the field', () => {
+  // a (10) sets 0640, b (20) overrides to 0600, c (20) agrees with b: no conflict with a.
+  const ok = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('a', 10), file('f', '  path: /f\n  mode: "0640"\n')],
+      'b/l.yaml': [layer('b', 20), file('f', '  mode: "0600"\n')],
+      'c/l.yaml': [layer('c', 20), file('f', '  mode: "0600"\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(ok.problems, []);
+  const bad = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('a', 10), file('f', '  path: /f\n  mode: "0640"\n')],
+      'b/l.yaml': [layer('b', 20), file('f', '  mode: "0600"\n')],
+      'c/l.yaml': [layer('c', 20), file('f', '  mode: "0640"\n')],
+    },
+    'web-001',
+  );
+  assert.match(bad.problems[0]?.message ?? '', /"0600" from b and "0640" from c/);
+});
+
+test('§4 the same reference twice in one layer is an error', () => {
+  const fleet = fleetOf({
+    'fleet.yaml': FLEET,
+    ...hosts,
+    'a/l.yaml': [layer('a', 0), pkg('x', '  state: present\n'), pkg('x', '  state: absent\n')],
+  });
+  assert.deepEqual(errorsOf(fleet.problems), ['a/l.yaml:12 FLEET_DUPLICATE_REFERENCE']);
+});
+
+test('§3 placeholders: host and labels substituted, secrets verbatim and never recorded', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('base', 0),
+        file(
+          'motd',
+          '  path: /etc/motd\n  content: "{{host}} in {{ labels.site }}, key {{ secrets.api }}"\n',
+        ),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+  const r = m.resources[0];
+  assert.equal(r?.desired.content, 'web-001 in london, key {{ secrets.api }}');
+  assert.deepEqual(r?.substitutions, [
+    { field: 'content', placeholder: '{{ host }}', value: 'web-001', layer: 'base' },
+    { field: 'content', placeholder: '{{ labels.site }}', value: 'london', layer: 'base' },
+  ]);
+});
+
+test('§3 placeholders: an undeclared label is an error naming the label and the host', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('base', 0),
+        file('motd', '  path: /etc/motd\n  content: "{{ labels.rack }}"\n'),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(errorsOf(m.problems), ['a/l.yaml:11 FLEET_UNDECLARED_LABEL']);
+  assert.match(m.problems[0]?.message ?? '', /label "rack"/);
+  assert.equal(m.problems[0]?.host, 'web-001');
+});
+
+test('§3 placeholders: one pass only, substituted text is not rescanned', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      'hosts.yaml': doc('Host', 'h', 'labels:\n  a: x\n'),
+      'a/l.yaml': [
+        layer('base', 0),
+        file('f', '  path: /f\n  content: "{{ labels.a }}{{ host }}"\n'),
+      ],
+    },
+    'h',
+  );
+  assert.equal(m.resources[0]?.desired.content, 'xh');
+});
+
+test('§3 placeholders: substituted values are checked like written ones', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      'hosts.yaml': doc('Host', 'h', 'labels:\n  dir: etc\n'),
+      'a/l.yaml': [layer('base', 0), file('f', '  path: "{{ labels.dir }}/x"\n')],
+    },
+    'h',
+  );
+  assert.deepEqual(errorsOf(m.problems), ['a/l.yaml:10 FLEET_INVALID_FIELD']);
+});
+
+test('§5 source and template resolve relative to the layer that set them', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'layers/base/l.yaml': [
+        layer('base', 0),
+        file('a', '  path: /a\n  source: files/a.conf\n'),
+        file('b', '  path: /b\n  template: t/b.tmpl\n'),
+      ],
+      'layers/web/l.yaml': [
+        layer('web', 10),
+        file('b', '  template: ./t/web-b.tmpl\n  mode: "0600"\n'),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+  assert.equal(
+    m.resources.find((r) => r.ref === 'File[a]')?.desired.source,
+    'layers/base/files/a.conf',
+  );
+  assert.equal(
+    m.resources.find((r) => r.ref === 'File[b]')?.desired.template,
+    'layers/web/t/web-b.tmpl',
+  );
+});
+
+// Merged-resource checks: one row per rule.
+const checks: { name: string; desired: string; type?: string; code: string | undefined }[] = [
+  {
+    name: 'required fields are checked after merging',
+    type: 'Package',
+    desired: '  version: "1.2"\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'Service needs state and enabled',
+    type: 'Service',
+    desired: '  state: running\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'File content sources are exclusive',
+    desired: '  path: /f\n  content: x\n  source: files/f\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'an absent File sets no content, owner or mode',
+    desired: '  path: /f\n  state: absent\n  owner: root\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'an absent File with only a path is fine',
+    desired: '  path: /f\n  state: absent\n',
+    code: undefined,
+  },
+  {
+    name: 'setuid needs allowPrivileged',
+    desired: '  path: /usr/local/bin/x\n  mode: "4755"\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'setgid needs allowPrivileged',
+    desired: '  path: /srv/x\n  mode: "2755"\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'world-writable under a system dir needs allowPrivileged',
+    desired: '  path: /etc/x\n  mode: "0666"\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'world-writable outside system dirs is fine',
+    desired: '  path: /srv/shared/x\n  mode: "0666"\n',
+    code: undefined,
+  },
+  {
+    name: 'allowPrivileged: true permits setuid',
+    desired: '  path: /usr/bin/x\n  mode: "4755"\n  allowPrivileged: true\n',
+    code: undefined,
+  },
+  {
+    name: 'Directory modes are checked too',
+    type: 'Directory',
+    desired: '  path: /etc/d\n  mode: "1777"\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'Repository needs a signingKey',
+    type: 'Repository',
+    desired: '  id: r\n  url: http://x\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'Repository may be unsigned: true',
+    type: 'Repository',
+    desired: '  id: r\n  unsigned: true\n',
+    code: undefined,
+  },
+  {
+    name: 'Repository may not have both',
+    type: 'Repository',
+    desired: '  id: r\n  unsigned: true\n  signingKey: /k\n',
+    code: 'FLEET_INVALID_RESOURCE',
+  },
+  {
+    name: 'File without a path has no target identity',
+    desired: '  content: x\n',
+    code: 'FLEET_MISSING_IDENTITY',
+  },
+  {
+    name: 'Repository without an id has no target identity',
+    type: 'Repository',
+    desired: '  unsigned: true\n',
+    code: 'FLEET_MISSING_IDENTITY',
+  },
+];
+for (const row of checks) {
+  test(`§4 merged resource: ${row.name}`, () => {
+    const m = resolveIn(
+      {
+        'fleet.yaml': FLEET,
+        ...hosts,
+        'a/l.yaml': [layer('a', 0), doc(row.type ?? 'File', 'x', `desired:\n${row.desired}`)],
+      },
+      'web-001',
+    );
+    assert.deepEqual(
+      m.problems.map((p) => p.code),
+      row.code === undefined ? [] : [row.code],
+      m.problems.map((p) => p.message).join('; '),
+    );
+  });
+}
+
+test('merged checks see fields from several layers (allowPrivileged set by a higher layer)', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [layer('a', 0), file('x', '  path: /usr/bin/x\n  mode: "4755"\n')],
+      'b/l.yaml': [layer('b', 10), file('x', '  allowPrivileged: true\n')],
+    },
+    'web-001',
+  );
+  assert.deepEqual(m.problems, []);
+});
