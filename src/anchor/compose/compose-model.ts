@@ -179,13 +179,20 @@ export function interpolate(
  * A mapping's pairs with YAML merge keys (`<<: *base`, `<<: [*a, *b]`) resolved as Compose does:
  * own keys win, then earlier merge sources. The returned pairs keep their source positions.
  */
+function isMergeKey(key: unknown): boolean {
+  // With `merge: true` the yaml package marks the key with a symbol whose description is `<<`.
+  if (!isScalar(key)) return false;
+  const value: unknown = key.value;
+  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
+}
+
 function effectivePairs(map: YAMLMap, doc: Document, depth = 0): Pair[] {
-  const own = map.items.filter((pair) => !(isScalar(pair.key) && pair.key.value === '<<'));
+  const own = map.items.filter((pair) => !isMergeKey(pair.key));
   const seen = new Set(own.map((pair) => scalarText(pair.key)));
   const out = [...own];
   if (depth > 16) return out;
   for (const pair of map.items) {
-    if (!(isScalar(pair.key) && pair.key.value === '<<')) continue;
+    if (!isMergeKey(pair.key)) continue;
     const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
     for (const source of sources) {
       const resolved = isAlias(source) ? source.resolve(doc) : source;
