@@ -1,0 +1,222 @@
+/**
+ * "Every selector selects its own workload's pods and nothing else in the namespace", proved
+ * with the selector core. For each Service, PodDisruptionBudget, anti-affinity term, workload
+ * selector and workload network-policy `endpointSelector`:
+ *
+ * 1. it matches every pod template of the service's own workload (concrete, `compile`);
+ * 2. it matches none of the other pods that can exist in the namespace: other workloads' pods
+ *    transplanted here, CDI importer pods of VM disks (they carry the DataVolume's labels), and a
+ *    pod with no labels at all (a debug pod) — concrete;
+ * 3. it cannot overlap any pod whose name label differs or whose component is not the workload
+ *    (`overlap`, a proof over every possible label set, with a witness when it fails).
+ *
+ * The namespace baseline policy is the one deliberate exception: it must select every pod.
+ */
+import {
+  compile,
+  fromLabelSelector,
+  isEverything,
+  labelsFrom,
+  overlap,
+  parseSelector,
+} from '../../selector/index.js';
+import type { Labels, Selector } from '../../selector/index.js';
+import { COMPONENT_LABEL, NAME_LABEL, WORKLOAD_COMPONENT } from '../render/labels.js';
+import { BASELINE_POLICY } from '../render/namespace.js';
+import type { KubeObject } from '../types.js';
+import type { CheckResult, ConformanceInput } from './model.js';
+import { asArray, asRecord, describeObject, field, workloadOf } from './model.js';
+
+export const SELECTOR_CHECK = 'selectors-select-own-pods';
+
+/** The labels of the pods a workload object creates. */
+export function podTemplateLabels(workload: KubeObject): Labels {
+  const labels = asRecord(field(workload, 'spec', 'template', 'metadata', 'labels')) ?? {};
+  return labelsFrom(
+    Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+}
+
+/** Pods CDI starts to import a VM's disks: the DataVolume's labels plus CDI's own. */
+function importerPods(objects: readonly KubeObject[]): Labels[] {
+  const pods: Labels[] = [];
+  for (const object of objects) {
+    if (object.kind !== 'VirtualMachine') continue;
+    for (const template of asArray(field(object, 'spec', 'dataVolumeTemplates'))) {
+      const labels = asRecord(field(template, 'metadata', 'labels')) ?? {};
+      pods.push(
+        labelsFrom([
+          ...Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string'),
+          ['app', 'containerized-data-importer'],
+          ['cdi.kubevirt.io', 'importer'],
+        ]),
+      );
+    }
+  }
+  return pods;
+}
+
+interface SelectorUse {
+  readonly object: KubeObject;
+  readonly where: string;
+  readonly value: unknown;
+  /** Service selectors are plain maps; the rest are LabelSelector objects. */
+  readonly form: 'map' | 'labelSelector';
+}
+
+function selectorUses(objects: readonly KubeObject[]): SelectorUse[] {
+  const uses: SelectorUse[] = [];
+  for (const object of objects) {
+    switch (object.kind) {
+      case 'Service':
+        uses.push({
+          object,
+          where: 'spec.selector',
+          value: field(object, 'spec', 'selector'),
+          form: 'map',
+        });
+        break;
+      case 'PodDisruptionBudget':
+        uses.push({
+          object,
+          where: 'spec.selector',
+          value: field(object, 'spec', 'selector'),
+          form: 'labelSelector',
+        });
+        break;
+      case 'Deployment':
+      case 'StatefulSet':
+        uses.push({
+          object,
+          where: 'spec.selector',
+          value: field(object, 'spec', 'selector'),
+          form: 'labelSelector',
+        });
+        asArray(
+          field(
+            object,
+            'spec',
+            'template',
+            'spec',
+            'affinity',
+            'podAntiAffinity',
+            'requiredDuringSchedulingIgnoredDuringExecution',
+          ),
+        ).forEach((term, i) =>
+          uses.push({
+            object,
+            where: `podAntiAffinity.required[${i}].labelSelector`,
+            value: field(term, 'labelSelector'),
+            form: 'labelSelector',
+          }),
+        );
+        break;
+      case 'CiliumNetworkPolicy':
+        if (object.metadata.name !== BASELINE_POLICY) {
+          uses.push({
+            object,
+            where: 'spec.endpointSelector',
+            value: field(object, 'spec', 'endpointSelector'),
+            form: 'labelSelector',
+          });
+        }
+        break;
+    }
+  }
+  return uses;
+}
+
+function toSelector(use: SelectorUse): { selector?: Selector; problem?: string } {
+  if (use.form === 'map') {
+    const map = asRecord(use.value);
+    // A Service without a selector selects no pods: its endpoints are managed by hand.
+    if (map === undefined || Object.keys(map).length === 0)
+      return { problem: 'has no selector, so it selects none of its pods' };
+    const { selector, errors } = fromLabelSelector({ matchLabels: map }, { path: use.where });
+    return selector === undefined
+      ? { problem: errors.map((e) => e.message).join('; ') }
+      : { selector };
+  }
+  const { selector, errors } = fromLabelSelector(use.value, { path: use.where });
+  return selector === undefined
+    ? { problem: errors.map((e) => e.message).join('; ') }
+    : { selector };
+}
+
+/** Runs the selector check over every service directory. */
+export function checkSelectors(input: ConformanceInput): CheckResult[] {
+  const results: CheckResult[] = [];
+  const workloads = new Map<string, Labels>();
+  for (const [service, objects] of input.objects) {
+    const workload = workloadOf(objects);
+    if (workload !== undefined) workloads.set(service, podTemplateLabels(workload));
+  }
+  for (const [service, objects] of input.objects) {
+    const own = workloads.get(service);
+    const others: { pod: Labels; what: string }[] = [
+      { pod: labelsFrom({}), what: 'an unlabelled pod' },
+      ...importerPods(objects).map((pod) => ({ pod, what: 'a CDI importer pod' })),
+      ...[...workloads]
+        .filter(([name]) => name !== service)
+        .map(([name, pod]) => ({ pod, what: `a pod of ${name}` })),
+    ];
+    const foreignName = parseSelector(`${NAME_LABEL} notin (${service})`);
+    const foreignComponent = parseSelector(`${COMPONENT_LABEL} notin (${WORKLOAD_COMPONENT})`);
+    for (const use of selectorUses(objects)) {
+      const object = `${describeObject(use.object)} ${use.where}`;
+      const fail = (message: string) =>
+        results.push({ name: SELECTOR_CHECK, ok: false, object, message });
+      if (own === undefined) {
+        fail(`there is no workload in ${service} for it to select`);
+        continue;
+      }
+      const { selector, problem } = toSelector(use);
+      if (selector === undefined) {
+        fail(problem ?? 'is not a valid selector');
+        continue;
+      }
+      const predicate = compile(selector);
+      if (!predicate(own)) {
+        fail(`does not select the pods of its own workload (labels ${JSON.stringify(own)})`);
+        continue;
+      }
+      const stray = others.find((o) => predicate(o.pod));
+      if (stray !== undefined) {
+        fail(`also selects ${stray.what} (labels ${JSON.stringify(stray.pod)})`);
+        continue;
+      }
+      const byName = overlap(selector, foreignName);
+      const leak = byName.overlap ? byName : overlap(selector, foreignComponent);
+      if (leak.overlap) {
+        fail(
+          `can select a pod that is not ${service}'s workload, e.g. one labelled ${JSON.stringify(leak.witness)}`,
+        );
+        continue;
+      }
+      results.push({
+        name: SELECTOR_CHECK,
+        ok: true,
+        object,
+        message: `selects exactly the pods of ${service}`,
+      });
+    }
+    // The baseline must do the opposite: cover every pod of the namespace.
+    for (const policy of objects.filter(
+      (o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === BASELINE_POLICY,
+    )) {
+      const { selector } = fromLabelSelector(field(policy, 'spec', 'endpointSelector'), {
+        path: 'spec.endpointSelector',
+      });
+      const everything = selector !== undefined && isEverything(selector);
+      results.push({
+        name: SELECTOR_CHECK,
+        ok: everything,
+        object: `${describeObject(policy)} spec.endpointSelector`,
+        message: everything
+          ? 'the baseline selects every pod of the namespace'
+          : 'the baseline must select every pod of the namespace ({})',
+      });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,60 @@
+/**
+ * The input and output of the conformance checks. Checks read rendered objects (fresh, or parsed
+ * back from the checked-in apps directory), so a hand-edited or broken object fails them just
+ * like a renderer bug would.
+ */
+import type { KubeObject, Platform, ResolvedService } from '../types.js';
+
+/** One conformance result. `object` names what it is about: `Service pihole/pihole`. */
+export interface CheckResult {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly object: string;
+  readonly message: string;
+}
+
+export interface ConformanceInput {
+  readonly platform: Platform;
+  /** The resolved definitions, by service name. */
+  readonly services: readonly ResolvedService[];
+  /** The objects to check, by service (directory) name. */
+  readonly objects: ReadonlyMap<string, readonly KubeObject[]>;
+  /**
+   * The workload kind each service had in the existing apps directory (`Deployment`,
+   * `StatefulSet`, `VirtualMachine`), for the storage-migration check. Empty without one.
+   */
+  readonly previousWorkloads: ReadonlyMap<string, string>;
+}
+
+/** `Kind namespace/name` or `Kind name`. */
+export function describeObject(object: KubeObject): string {
+  const ns = object.metadata.namespace;
+  return `${object.kind} ${ns === undefined ? '' : `${ns}/`}${object.metadata.name}`;
+}
+
+/** Reads a nested field of plain data without trusting its shape. */
+export function field(value: unknown, ...path: (string | number)[]): unknown {
+  let current: unknown = value;
+  for (const part of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string | number, unknown>)[part];
+  }
+  return current;
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** Workload kinds a service directory can hold. */
+export const WORKLOAD_KINDS = ['Deployment', 'StatefulSet', 'VirtualMachine'] as const;
+
+export function workloadOf(objects: readonly KubeObject[]): KubeObject | undefined {
+  return objects.find((o) => (WORKLOAD_KINDS as readonly string[]).includes(o.kind));
+}

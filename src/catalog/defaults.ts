@@ -1,0 +1,463 @@
+/**
+ * Materialises a ServiceDefinition's defaults and checks the rules one field cannot state on its
+ * own (cross-field rules). The input has already passed `servicedefinition.schema.json`; the
+ * output is a {@link ResolvedService} in which every reference is resolved, so the renderer never
+ * meets an absent field. Every problem is returned (not thrown) with file, line and JSON path.
+ */
+import { LabelwiseError, quote } from '../errors.js';
+import type {
+  AuthMode,
+  DependencySpec,
+  GpuClass,
+  Platform,
+  PortSpec,
+  Protocol,
+  ResolvedService,
+  RouteSpec,
+  StorageSpec,
+  WorkloadKind,
+} from './types.js';
+import type { YamlSource } from './yaml-source.js';
+import { formatPath } from './yaml-source.js';
+
+type Raw = Record<string, unknown>;
+type Path = readonly (string | number)[];
+
+const obj = (value: unknown): Raw =>
+  typeof value === 'object' && value !== null ? (value as Raw) : {};
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The result of resolving one definition. `service` is undefined when there were errors. */
+export interface ResolveResult {
+  readonly service: ResolvedService | undefined;
+  readonly errors: readonly LabelwiseError[];
+  readonly warnings: readonly LabelwiseError[];
+}
+
+/** The workload kind a definition renders: the default for `observability.livenessWorkload.kind`. */
+export function workloadKindOf(kind: 'container' | 'vm', replicas: number): WorkloadKind {
+  if (kind === 'vm') return 'VirtualMachineInstance';
+  return replicas > 1 ? 'StatefulSet' : 'Deployment';
+}
+
+/**
+ * The ports derived when a definition lists none: every numeric route port (`http`, or
+ * `http-<port>` when there are several) and a numeric metrics port (`metrics`), all TCP.
+ */
+function derivePorts(routes: unknown[], metricsPort: unknown): PortSpec[] {
+  const routed = [
+    ...new Set(routes.map((r) => obj(r).port).filter((p): p is number => typeof p === 'number')),
+  ].sort((a, b) => a - b);
+  const ports: PortSpec[] = routed.map((port) => ({
+    name: routed.length === 1 ? 'http' : `http-${port}`,
+    port,
+    protocol: 'TCP',
+  }));
+  if (typeof metricsPort === 'number' && !routed.includes(metricsPort)) {
+    ports.push({ name: 'metrics', port: metricsPort, protocol: 'TCP' });
+  }
+  return ports;
+}
+
+function isValidRegex(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves one schema-valid definition against the platform. Pure; returns every cross-field
+ * problem. `file` is the repository-relative path used in messages.
+ */
+export function resolveService(source: YamlSource, platform: Platform): ResolveResult {
+  const errors: LabelwiseError[] = [];
+  const warnings: LabelwiseError[] = [];
+  const file = source.file;
+  const at = (path: Path) => ({ file, ...source.locate(path), path: formatPath(path) || '.' });
+  const fail = (code: string, path: Path, message: string, hint?: string): void => {
+    errors.push(new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, at(path), hint));
+  };
+  const warn = (code: string, path: Path, message: string, hint?: string): void => {
+    warnings.push(
+      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, at(path), hint),
+    );
+  };
+
+  const raw = obj(source.value);
+  const name = String(raw.name);
+  const kind = raw.kind === 'vm' ? 'vm' : 'container';
+  const src = obj(raw.source);
+  const image = typeof src.image === 'string' ? src.image : undefined;
+  const vmTemplate = typeof src.vmTemplate === 'string' ? src.vmTemplate : undefined;
+
+  // kind + source: exactly one of image (container) or vmTemplate (vm).
+  if (kind === 'container') {
+    if (image === undefined)
+      fail('CATALOG_SOURCE_MISMATCH', ['source'], 'kind container needs source.image');
+    if (vmTemplate !== undefined) {
+      fail(
+        'CATALOG_SOURCE_MISMATCH',
+        ['source', 'vmTemplate'],
+        'source.vmTemplate is for kind vm',
+        'set kind: vm, or remove source.vmTemplate',
+      );
+    }
+    if (raw.vm !== undefined)
+      fail('CATALOG_VM_FIELD', ['vm'], 'the vm block applies to kind vm only');
+  } else {
+    if (vmTemplate === undefined)
+      fail('CATALOG_SOURCE_MISMATCH', ['source'], 'kind vm needs source.vmTemplate');
+    if (image !== undefined) {
+      fail(
+        'CATALOG_SOURCE_MISMATCH',
+        ['source', 'image'],
+        'source.image is for kind container',
+        'set kind: container, or use source.vmTemplate',
+      );
+    }
+  }
+  const vmRaw = obj(raw.vm);
+  const vm = {
+    cores: typeof vmRaw.cores === 'number' ? vmRaw.cores : 1,
+    memory: typeof vmRaw.memory === 'string' ? vmRaw.memory : '2Gi',
+    rootDiskSize: typeof vmRaw.rootDiskSize === 'string' ? vmRaw.rootDiskSize : '20Gi',
+  };
+
+  // availability
+  const availability = obj(raw.availability);
+  const replicas = typeof availability.replicas === 'number' ? availability.replicas : 1;
+  if (replicas > 1 && kind === 'vm') {
+    fail(
+      'CATALOG_REPLICAS_VM',
+      ['availability', 'replicas'],
+      'replicas > 1 is for kind container only',
+    );
+  }
+  if (replicas > platform.nodes.schedulable) {
+    fail(
+      'CATALOG_REPLICAS_NODES',
+      ['availability', 'replicas'],
+      `${replicas} replicas need ${replicas} schedulable nodes (required anti-affinity), the platform has ${platform.nodes.schedulable}`,
+    );
+  }
+
+  // storage
+  const storage: StorageSpec[] = [];
+  const storageNames = new Set<string>();
+  const mountPaths = new Set<string>();
+  list(raw.storage).forEach((entry, i) => {
+    const s = obj(entry);
+    const path = ['storage', i];
+    const sName = String(s.name);
+    const cls = s.class === 'bulk' ? 'bulk' : 'longhorn';
+    if (storageNames.has(sName))
+      fail(
+        'CATALOG_STORAGE_DUPLICATE',
+        [...path, 'name'],
+        `storage ${quote(sName)} is listed twice`,
+      );
+    storageNames.add(sName);
+    if (cls === 'bulk' && typeof s.export !== 'string') {
+      fail(
+        'CATALOG_STORAGE_EXPORT',
+        path,
+        'bulk storage needs export (the absolute path on the bulk server)',
+      );
+    }
+    if (cls === 'longhorn' && s.export !== undefined) {
+      fail('CATALOG_STORAGE_EXPORT', [...path, 'export'], 'export applies to bulk storage only');
+    }
+    if (cls === 'longhorn' && typeof s.size !== 'string')
+      fail('CATALOG_STORAGE_SIZE', path, 'longhorn storage needs size');
+    if (cls === 'bulk' && s.backup !== undefined) {
+      fail(
+        'CATALOG_STORAGE_BACKUP',
+        [...path, 'backup'],
+        'bulk storage is backed up by its server; backup applies to longhorn only',
+      );
+    }
+    if (kind === 'vm') {
+      if (cls === 'bulk')
+        fail(
+          'CATALOG_STORAGE_VM',
+          [...path, 'class'],
+          'a vm takes longhorn disks only; mount bulk exports inside the guest',
+        );
+      for (const field of ['mountPath', 'subPath', 'readOnly'] as const) {
+        if (s[field] !== undefined)
+          fail('CATALOG_STORAGE_VM', [...path, field], `${field} does not apply to a vm disk`);
+      }
+    }
+    const mountPath = typeof s.mountPath === 'string' ? s.mountPath : `/data/${sName}`;
+    if (kind === 'container') {
+      if (mountPaths.has(mountPath))
+        fail('CATALOG_STORAGE_DUPLICATE', path, `mount path ${quote(mountPath)} is used twice`);
+      mountPaths.add(mountPath);
+    }
+    storage.push({
+      name: sName,
+      class: cls,
+      size: typeof s.size === 'string' ? s.size : '1Gi',
+      mountPath,
+      ...(typeof s.export === 'string' ? { export: s.export } : {}),
+      ...(typeof s.subPath === 'string' ? { subPath: s.subPath } : {}),
+      readOnly: s.readOnly === true,
+      backup: s.backup === 'reacquirable' ? 'reacquirable' : 'offcluster',
+    });
+  });
+  storage.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  // ports: explicit, or derived from routes and the metrics endpoint.
+  const observability = obj(raw.observability);
+  const metricsRaw =
+    observability.metricsEndpoint === undefined ? undefined : obj(observability.metricsEndpoint);
+  const routesRaw = list(raw.ingressRoutes);
+  const explicitPorts = raw.ports !== undefined;
+  const ports: PortSpec[] = explicitPorts
+    ? list(raw.ports).map((p) => {
+        const o = obj(p);
+        return {
+          name: String(o.name),
+          port: Number(o.port),
+          protocol: (o.protocol === 'UDP' ? 'UDP' : 'TCP') as Protocol,
+        };
+      })
+    : derivePorts(routesRaw, metricsRaw?.port);
+  const portNames = new Set<string>();
+  const portNumbers = new Set<string>();
+  ports.forEach((p, i) => {
+    if (portNames.has(p.name))
+      fail(
+        'CATALOG_PORT_DUPLICATE',
+        ['ports', i, 'name'],
+        `port name ${quote(p.name)} is used twice`,
+      );
+    if (portNumbers.has(`${p.port}/${p.protocol}`))
+      fail(
+        'CATALOG_PORT_DUPLICATE',
+        ['ports', i, 'port'],
+        `port ${p.port}/${p.protocol} is listed twice`,
+      );
+    portNames.add(p.name);
+    portNumbers.add(`${p.port}/${p.protocol}`);
+  });
+  const findPort = (ref: unknown, path: Path): PortSpec | undefined => {
+    const found = ports.find((p) =>
+      typeof ref === 'number' ? p.port === ref && p.protocol === 'TCP' : p.name === ref,
+    );
+    if (found === undefined) {
+      fail(
+        'CATALOG_PORT_UNKNOWN',
+        path,
+        `port ${JSON.stringify(ref)} is not a TCP port of this service`,
+        explicitPorts
+          ? `declared ports: ${ports.map((p) => `${p.name}=${p.port}/${p.protocol}`).join(', ') || 'none'}`
+          : 'declare it under ports',
+      );
+    }
+    return found;
+  };
+  const sortedPorts = [...ports].sort(
+    (a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : 1),
+  );
+
+  // ingress routes
+  const routes: RouteSpec[] = [];
+  const hosts = new Set<string>();
+  routesRaw.forEach((entry, i) => {
+    const r = obj(entry);
+    const host = String(r.host);
+    if (host !== platform.domain && !host.endsWith(`.${platform.domain}`)) {
+      fail(
+        'CATALOG_ROUTE_HOST',
+        ['ingressRoutes', i, 'host'],
+        `host ${quote(host)} is not under the base domain ${quote(platform.domain)}`,
+      );
+    }
+    if (hosts.has(host))
+      fail(
+        'CATALOG_ROUTE_HOST',
+        ['ingressRoutes', i, 'host'],
+        `host ${quote(host)} is routed twice`,
+      );
+    hosts.add(host);
+    const port = findPort(r.port, ['ingressRoutes', i, 'port']);
+    if (port !== undefined) routes.push({ host, port });
+  });
+  routes.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+
+  // auth
+  const authRaw = obj(raw.auth);
+  const mode: AuthMode =
+    authRaw.mode === 'forward-auth' || authRaw.mode === 'none'
+      ? authRaw.mode
+      : routesRaw.length > 0
+        ? 'forward-auth'
+        : 'none';
+  const apiRoutes = list(authRaw.apiRoutes).map(String);
+  if (mode === 'none' && apiRoutes.length > 0) {
+    fail('CATALOG_AUTH_API_ROUTES', ['auth', 'apiRoutes'], 'apiRoutes need auth.mode forward-auth');
+  }
+  apiRoutes.forEach((pattern, i) => {
+    if (!isValidRegex(pattern))
+      fail(
+        'CATALOG_AUTH_API_ROUTES',
+        ['auth', 'apiRoutes', i],
+        `${quote(pattern)} is not a valid regular expression`,
+      );
+  });
+  if (mode === 'forward-auth') {
+    if (kind === 'vm') {
+      fail(
+        'CATALOG_AUTH_VM',
+        ['auth'],
+        'a vm cannot carry the forward-auth sidecar',
+        routesRaw.length > 0 && authRaw.mode === undefined
+          ? 'auth defaults to forward-auth for routed services: set auth.mode: none explicitly and authenticate in the guest'
+          : undefined,
+      );
+    }
+    const upstreams = new Set(routes.map((r) => r.port.port));
+    if (upstreams.size > 1) {
+      fail(
+        'CATALOG_AUTH_UPSTREAM',
+        ['ingressRoutes'],
+        'forward-auth proxies one app port; these routes target several',
+        'route every host to the same port',
+      );
+    }
+    const clash = ports.findIndex(
+      (p) => p.port === platform.forwardAuth.port && p.protocol === 'TCP',
+    );
+    if (clash >= 0) {
+      fail(
+        'CATALOG_AUTH_PORT_CLASH',
+        explicitPorts ? ['ports', clash, 'port'] : ['ingressRoutes'],
+        `port ${platform.forwardAuth.port} is the forward-auth proxy's port`,
+      );
+    }
+  }
+
+  // dependencies and clients
+  const dependencies: DependencySpec[] = list(raw.dependencies).map((entry, i) => {
+    const d = obj(entry);
+    const to = String(d.to);
+    if (to === name)
+      fail(
+        'CATALOG_DEPENDENCY_SELF',
+        ['dependencies', i, 'to'],
+        'a service does not depend on itself',
+      );
+    return { to, port: Number(d.port), protocol: d.protocol === 'UDP' ? 'UDP' : 'TCP' };
+  });
+  dependencies.sort((a, b) =>
+    a.to < b.to ? -1 : a.to > b.to ? 1 : a.port - b.port || (a.protocol < b.protocol ? -1 : 1),
+  );
+  const seenDeps = new Set<string>();
+  for (const d of dependencies) {
+    const key = `${d.to}:${d.port}/${d.protocol}`;
+    if (seenDeps.has(key))
+      fail('CATALOG_DEPENDENCY_DUPLICATE', ['dependencies'], `dependency ${key} is listed twice`);
+    seenDeps.add(key);
+  }
+  const inClusterClients = list(raw.inClusterClients).map(String);
+  inClusterClients.forEach((client, i) => {
+    if (client === name)
+      fail('CATALOG_CLIENT_SELF', ['inClusterClients', i], 'a service is not its own client');
+  });
+
+  // observability
+  let metricsEndpoint: { port: PortSpec; path: string } | undefined;
+  if (metricsRaw !== undefined) {
+    const port = findPort(metricsRaw.port, ['observability', 'metricsEndpoint', 'port']);
+    if (port !== undefined) {
+      metricsEndpoint = {
+        port,
+        path: typeof metricsRaw.path === 'string' ? metricsRaw.path : '/metrics',
+      };
+      if (mode === 'forward-auth' && routes.some((r) => r.port.port === port.port)) {
+        fail(
+          'CATALOG_METRICS_BYPASS',
+          ['observability', 'metricsEndpoint', 'port'],
+          `the metrics port ${port.port} is the routed app port; exposing it for scraping would bypass forward-auth`,
+          'serve metrics on a separate port',
+        );
+      }
+    }
+  }
+  const rendered = workloadKindOf(kind, replicas);
+  const livenessRaw =
+    observability.livenessWorkload === undefined ? undefined : obj(observability.livenessWorkload);
+  const livenessWorkload = {
+    kind: (livenessRaw?.kind as WorkloadKind | undefined) ?? rendered,
+    name: typeof livenessRaw?.name === 'string' ? livenessRaw.name : name,
+  };
+  if (livenessWorkload.name === name && livenessWorkload.kind !== rendered) {
+    fail(
+      'CATALOG_LIVENESS_KIND',
+      ['observability', 'livenessWorkload', 'kind'],
+      `this service renders a ${rendered}, so a ${livenessWorkload.kind}-shaped liveness rule would never fire`,
+      'remove livenessWorkload to follow the rendered kind',
+    );
+  }
+
+  // hardware
+  const hardware = obj(raw.hardware);
+  const gpu = typeof hardware.gpu === 'string' ? (hardware.gpu as GpuClass) : undefined;
+  if (gpu !== undefined && kind === 'vm') {
+    warn(
+      'CATALOG_GPU_IGNORED',
+      ['hardware', 'gpu'],
+      'hardware.gpu is ignored for kind vm (a VM receives devices through KubeVirt)',
+    );
+  }
+
+  const update = obj(raw.update);
+  const acknowledge = availability.acknowledgeStorageMigration === true;
+
+  const base = file.split('/').pop() ?? file;
+  if (base !== `${name}.yaml` && base !== `${name}.yml`) {
+    warn(
+      'CATALOG_FILE_NAME',
+      ['name'],
+      `the file of service ${quote(name)} is conventionally ${name}.yaml`,
+    );
+  }
+
+  if (errors.length > 0) return { service: undefined, errors, warnings };
+  return {
+    service: {
+      name,
+      file,
+      kind,
+      ...(image !== undefined ? { image } : {}),
+      ...(vmTemplate !== undefined ? { vmTemplate } : {}),
+      vm,
+      exposure: raw.exposure === 'public' ? 'public' : 'internal',
+      egress: raw.egress === 'vpn' ? 'vpn' : 'internet',
+      storage,
+      dependencies,
+      inClusterClients: [...inClusterClients].sort(),
+      ports: sortedPorts,
+      auth: { mode, apiRoutes },
+      update: {
+        channel:
+          update.channel === 'beta' || update.channel === 'pinned' ? update.channel : 'stable',
+        autoRollbackOnFailedHealth: update.autoRollbackOnFailedHealth !== false,
+      },
+      observability: {
+        metrics: observability.metrics !== false,
+        ...(metricsEndpoint !== undefined ? { metricsEndpoint } : {}),
+        livenessWorkload,
+      },
+      availability: { replicas, acknowledgeStorageMigration: acknowledge },
+      hardware: gpu !== undefined ? { gpu } : {},
+      ingressRoutes: routes,
+    },
+    errors,
+    warnings,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Rendered objects → files: `<service>/<kind>-<name>.yaml` (lower-case kind), one object per
+ * file, plus a `kustomization.yaml` listing them. Same objects, same bytes: keys are already
+ * sorted, files are sorted, and the YAML options are fixed here and nowhere else.
+ */
+import { stringify } from 'yaml';
+import type { ToStringOptions, CreateNodeOptions, DocumentOptions, SchemaOptions } from 'yaml';
+import { LabelwiseError } from '../errors.js';
+import type { KubeObject, RenderedService } from './types.js';
+
+/** The fixed YAML options: no line folding, no anchors, block style, two-space indent. */
+export const YAML_OPTIONS: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions =
+  Object.freeze({
+    version: '1.2',
+    aliasDuplicateObjects: false,
+    lineWidth: 0,
+    minContentWidth: 0,
+    indent: 2,
+    indentSeq: true,
+  });
+
+/** The file name of one object inside its service directory. */
+export function objectFileName(object: Pick<KubeObject, 'kind' | 'metadata'>): string {
+  return `${object.kind.toLowerCase()}-${object.metadata.name}.yaml`;
+}
+
+/** Serialises one object as a YAML document. */
+export function toYaml(object: unknown): string {
+  return stringify(object, YAML_OPTIONS);
+}
+
+export const RENDER_HEADER =
+  '# Rendered by labelwise catalog render. Do not edit: change the ServiceDefinition and re-render.\n';
+
+/**
+ * The files of rendered services, keyed `<service>/<file>`, in sorted order. A second object
+ * with the same file name (two routes whose hosts map to one name) is an error, not an overwrite.
+ */
+export function emitFiles(services: readonly RenderedService[]): {
+  files: Record<string, string>;
+  errors: LabelwiseError[];
+} {
+  const files: Record<string, string> = {};
+  const errors: LabelwiseError[] = [];
+  for (const rendered of [...services].sort((a, b) =>
+    a.service < b.service ? -1 : a.service > b.service ? 1 : 0,
+  )) {
+    const names: string[] = [];
+    const own: Record<string, string> = {};
+    for (const object of rendered.objects) {
+      const name = objectFileName(object);
+      if (own[name] !== undefined) {
+        errors.push(
+          new LabelwiseError(
+            'CATALOG_NAME_COLLISION',
+            `service ${rendered.service} renders two ${object.kind} objects named ${object.metadata.name}`,
+            { path: `${rendered.service}/${name}` },
+          ),
+        );
+        continue;
+      }
+      own[name] = RENDER_HEADER + toYaml(object);
+      names.push(name);
+    }
+    names.sort();
+    own['kustomization.yaml'] =
+      RENDER_HEADER +
+      toYaml({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        resources: names,
+      });
+    for (const name of Object.keys(own).sort())
+      files[`${rendered.service}/${name}`] = own[name] as string;
+  }
+  return { files, errors };
+}

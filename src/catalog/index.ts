@@ -1,0 +1,28 @@
+// The catalog module's public contract: ServiceDefinition → Kubernetes manifests, with golden
+// and conformance checks.
+export type {
+  KubeObject,
+  Platform,
+  RenderedService,
+  ResolvedService,
+  PortSpec,
+  StorageSpec,
+  WorkloadKind,
+} from './types.js';
+export type { CatalogInput, CatalogSchemas, LoadedCatalog, SourceFile } from './load-catalog.js';
+export { loadCatalog } from './load-catalog.js';
+export { resolvePlatform } from './platform.js';
+export type { RenderContext } from './render/render-service.js';
+export { renderService } from './render/render-service.js';
+export { emitFiles, objectFileName, toYaml } from './emit.js';
+export type { CheckResult, ConformanceInput } from './conformance/model.js';
+export { runConformance } from './conformance/run-conformance.js';
+export type { GoldenDiff } from './golden.js';
+export { compareGolden } from './golden.js';
+export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
+export { runCatalog } from './pipeline.js';
+export { catalogSchemas } from './io/schemas.js';
+export { readCatalogDir, readAppsDir } from './io/read-files.js';
+export { writeAppsDir } from './io/write-apps.js';
+export type { CatalogStageOptions } from './stage.js';
+export { buildCatalogStage } from './stage.js';

@@ -1,0 +1,232 @@
+/**
+ * From file texts to a validated, resolved catalog: parse each YAML file with positions,
+ * validate it against its JSON Schema, materialise defaults, then check the rules that span
+ * services. Pure (the texts and compiled schemas are passed in) and exhaustive: every problem
+ * of every file is returned, with file, line and JSON path.
+ */
+import type { ValidateFunction } from 'ajv';
+import { LabelwiseError, quote } from '../errors.js';
+import { resolveService } from './defaults.js';
+import { resolvePlatform } from './platform.js';
+import { servicePorts } from './render/ports.js';
+import type { SchemaValidator } from './schema-validate.js';
+import { validateAgainstSchema } from './schema-validate.js';
+import type { Platform, ResolvedService } from './types.js';
+import type { YamlSource } from './yaml-source.js';
+import { formatPath, parseYamlSource } from './yaml-source.js';
+
+/** One file's text, named by its repository-relative path. */
+export interface SourceFile {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** The catalog directory's contents. */
+export interface CatalogInput {
+  /** `platform.yaml`, or undefined when the directory has none. */
+  readonly platform: SourceFile | undefined;
+  /** Every other `*.yaml`/`*.yml` file: one ServiceDefinition each. */
+  readonly definitions: readonly SourceFile[];
+  /** Repository-relative path of the catalog directory, for messages. */
+  readonly dir: string;
+}
+
+/** The compiled schemas a catalog is checked against. */
+export interface CatalogSchemas {
+  readonly serviceDefinition: SchemaValidator;
+  readonly platform: SchemaValidator;
+  readonly virtualMachine: ValidateFunction;
+}
+
+/** A loaded catalog. `platform` is undefined when platform.yaml is missing or invalid. */
+export interface LoadedCatalog {
+  readonly platform: Platform | undefined;
+  /** Services that resolved cleanly, sorted by name. */
+  readonly services: readonly ResolvedService[];
+  readonly errors: readonly LabelwiseError[];
+  readonly warnings: readonly LabelwiseError[];
+}
+
+function rawList(source: YamlSource, field: string): Record<string, unknown>[] {
+  const value = (source.value as Record<string, unknown> | undefined)?.[field];
+  return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+}
+
+/** Rules across services: references to other services, their ports, and shared hostnames. */
+function crossServiceRules(
+  services: readonly ResolvedService[],
+  sources: ReadonlyMap<string, YamlSource>,
+  platform: Platform,
+): { errors: LabelwiseError[]; warnings: LabelwiseError[] } {
+  const errors: LabelwiseError[] = [];
+  const warnings: LabelwiseError[] = [];
+  const byName = new Map(services.map((s) => [s.name, s]));
+  const report = (
+    list: LabelwiseError[],
+    code: string,
+    service: ResolvedService,
+    path: (string | number)[],
+    message: string,
+    hint?: string,
+  ) => {
+    const source = sources.get(service.name);
+    const pos = source?.locate(path) ?? { line: 1, col: 1 };
+    const shown = formatPath(path);
+    list.push(
+      new LabelwiseError(
+        code,
+        `${shown}: ${message}`,
+        { file: service.file, ...pos, path: shown },
+        hint,
+      ),
+    );
+  };
+  const hostOwner = new Map<string, string>();
+  for (const service of services) {
+    const source = sources.get(service.name);
+    const deps = source === undefined ? [] : rawList(source, 'dependencies');
+    for (const dependency of service.dependencies) {
+      const index = deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
+      const path = ['dependencies', Math.max(index, 0)];
+      const target = byName.get(dependency.to);
+      if (target === undefined) {
+        report(
+          errors,
+          'CATALOG_DEPENDENCY_UNKNOWN',
+          service,
+          [...path, 'to'],
+          `no service named ${quote(dependency.to)} in the catalog`,
+        );
+        continue;
+      }
+      const exposed = servicePorts(target, platform);
+      if (!exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)) {
+        report(
+          errors,
+          'CATALOG_DEPENDENCY_PORT',
+          service,
+          [...path, 'port'],
+          `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
+          `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+        );
+      }
+      if (!target.inClusterClients.includes(service.name)) {
+        report(
+          warnings,
+          'CATALOG_DEPENDENCY_NOT_ACCEPTED',
+          service,
+          path,
+          `${dependency.to} does not list ${service.name} in inClusterClients, so its policy drops this traffic`,
+          `add ${service.name} to inClusterClients of ${dependency.to}`,
+        );
+      }
+    }
+    service.inClusterClients.forEach((client) => {
+      if (!byName.has(client)) {
+        const raw = ((source?.value as Record<string, unknown> | undefined)?.inClusterClients ??
+          []) as unknown[];
+        report(
+          warnings,
+          'CATALOG_CLIENT_UNKNOWN',
+          service,
+          ['inClusterClients', Math.max(raw.indexOf(client), 0)],
+          `no service named ${quote(client)} in the catalog`,
+        );
+      }
+    });
+    const routes = source === undefined ? [] : rawList(source, 'ingressRoutes');
+    for (const route of service.ingressRoutes) {
+      const owner = hostOwner.get(route.host);
+      if (owner !== undefined && owner !== service.name) {
+        const index = routes.findIndex((r) => r.host === route.host);
+        report(
+          errors,
+          'CATALOG_ROUTE_HOST',
+          service,
+          ['ingressRoutes', Math.max(index, 0), 'host'],
+          `host ${quote(route.host)} is already routed by ${owner}`,
+        );
+      }
+      hostOwner.set(route.host, owner ?? service.name);
+    }
+  }
+  return { errors, warnings };
+}
+
+/**
+ * Loads a catalog. Never throws for bad input: every YAML, schema, cross-field and cross-service
+ * problem is returned. Only services without errors are resolved into `services`.
+ */
+export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): LoadedCatalog {
+  const errors: LabelwiseError[] = [];
+  const warnings: LabelwiseError[] = [];
+  let platform: Platform | undefined;
+  if (input.platform === undefined) {
+    errors.push(
+      new LabelwiseError(
+        'CATALOG_PLATFORM_MISSING',
+        `the catalog has no platform.yaml`,
+        { file: `${input.dir}/platform.yaml` },
+        'create platform.yaml with the platform settings (see docs/catalog.md)',
+      ),
+    );
+  } else {
+    const source = parseYamlSource(input.platform.file, input.platform.text);
+    const problems =
+      source.errors.length > 0
+        ? [...source.errors]
+        : validateAgainstSchema(source, schemas.platform);
+    errors.push(...problems);
+    if (problems.length === 0) platform = resolvePlatform(source.value);
+  }
+
+  const services: ResolvedService[] = [];
+  const sources = new Map<string, YamlSource>();
+  const fileOf = new Map<string, string>();
+  for (const definition of [...input.definitions].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
+  )) {
+    const source = parseYamlSource(definition.file, definition.text);
+    if (source.errors.length > 0) {
+      errors.push(...source.errors);
+      continue;
+    }
+    const schemaErrors = validateAgainstSchema(source, schemas.serviceDefinition);
+    if (schemaErrors.length > 0) {
+      errors.push(...schemaErrors);
+      continue;
+    }
+    const name = String((source.value as { name: string }).name);
+    const previous = fileOf.get(name);
+    if (previous !== undefined) {
+      errors.push(
+        new LabelwiseError(
+          'CATALOG_DUPLICATE_SERVICE',
+          `service ${quote(name)} is also defined in ${previous}`,
+          {
+            file: definition.file,
+            ...source.locate(['name']),
+            path: 'name',
+          },
+        ),
+      );
+      continue;
+    }
+    fileOf.set(name, definition.file);
+    if (platform === undefined) continue; // cross-field rules need the platform
+    const result = resolveService(source, platform);
+    errors.push(...result.errors);
+    warnings.push(...result.warnings);
+    if (result.service !== undefined) {
+      services.push(result.service);
+      sources.set(name, source);
+    }
+  }
+  services.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (platform !== undefined) {
+    const cross = crossServiceRules(services, sources, platform);
+    errors.push(...cross.errors);
+    warnings.push(...cross.warnings);
+  }
+  return { platform, services, errors, warnings };
+}

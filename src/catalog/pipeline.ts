@@ -1,0 +1,111 @@
+/**
+ * The whole catalog run over in-memory inputs: load and resolve, render, validate, emit, check
+ * conformance and (with an apps directory's contents) compare against the golden files. Pure:
+ * the CLI and the build stage do the reading and writing around it.
+ */
+import { parseDocument } from 'yaml';
+import type { LabelwiseError } from '../errors.js';
+import { runConformance } from './conformance/run-conformance.js';
+import type { CheckResult } from './conformance/model.js';
+import { emitFiles } from './emit.js';
+import type { GoldenDiff } from './golden.js';
+import { compareGolden } from './golden.js';
+import type { CatalogInput, CatalogSchemas, LoadedCatalog } from './load-catalog.js';
+import { loadCatalog } from './load-catalog.js';
+import { renderService } from './render/render-service.js';
+import type { KubeObject, RenderedService } from './types.js';
+
+/** Options for {@link runCatalog}. */
+export interface RunCatalogOptions {
+  /**
+   * The existing apps directory's managed files (`<service>/<file>` → text). Enables the golden
+   * comparison and the storage-migration check. Default: none.
+   */
+  readonly apps?: Readonly<Record<string, string>>;
+}
+
+/** Everything one run found. `files` is empty when there were errors (nothing may be written). */
+export interface CatalogRun {
+  readonly loaded: LoadedCatalog;
+  readonly rendered: readonly RenderedService[];
+  readonly files: Readonly<Record<string, string>>;
+  readonly errors: readonly LabelwiseError[];
+  readonly warnings: readonly LabelwiseError[];
+  readonly checks: readonly CheckResult[];
+  /** Golden differences; undefined without `apps`. */
+  readonly diffs: readonly GoldenDiff[] | undefined;
+}
+
+const WORKLOAD_FILE = /^(deployment|statefulset|virtualmachine)-/;
+const KIND_OF: Readonly<Record<string, string>> = {
+  deployment: 'Deployment',
+  statefulset: 'StatefulSet',
+  virtualmachine: 'VirtualMachine',
+};
+
+/** The workload kind each service had in the apps directory, read from its object's `kind`. */
+export function previousWorkloads(apps: Readonly<Record<string, string>>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, text] of Object.entries(apps)) {
+    const [service, name] = path.split('/') as [string, string];
+    const prefix = WORKLOAD_FILE.exec(name)?.[1];
+    if (prefix === undefined) continue;
+    // Trust the object over the file name when it parses; fall back to the name.
+    let kind = KIND_OF[prefix] ?? prefix;
+    const doc = parseDocument(text);
+    try {
+      const k = (doc.toJS({ maxAliasCount: 100 }) as { kind?: unknown } | null | undefined)?.kind;
+      if (doc.errors.length === 0 && typeof k === 'string') kind = k;
+    } catch {
+      // An alias bomb or broken file keeps the kind its file name says; the golden diff reports it.
+    }
+    out.set(service, kind);
+  }
+  return out;
+}
+
+/** Runs the catalog. Never throws for bad input; see {@link CatalogRun}. */
+export function runCatalog(
+  input: CatalogInput,
+  schemas: CatalogSchemas,
+  options: RunCatalogOptions = {},
+): CatalogRun {
+  const loaded = loadCatalog(input, schemas);
+  const errors: LabelwiseError[] = [...loaded.errors];
+  const rendered: RenderedService[] = [];
+  let checks: CheckResult[] = [];
+  let files: Record<string, string> = {};
+  if (loaded.platform !== undefined) {
+    const context = { platform: loaded.platform, validateVirtualMachine: schemas.virtualMachine };
+    for (const service of loaded.services) {
+      const result = renderService(service, context);
+      rendered.push(result.rendered);
+      errors.push(...result.errors);
+    }
+    const emitted = emitFiles(rendered);
+    errors.push(...emitted.errors);
+    files = emitted.files;
+    const objects = new Map<string, readonly KubeObject[]>(
+      rendered.map((r) => [r.service, r.objects]),
+    );
+    checks = runConformance({
+      platform: loaded.platform,
+      services: loaded.services,
+      objects,
+      previousWorkloads: options.apps === undefined ? new Map() : previousWorkloads(options.apps),
+    });
+  }
+  const diffs =
+    options.apps === undefined || errors.length > 0
+      ? undefined
+      : compareGolden(files, options.apps);
+  return {
+    loaded,
+    rendered,
+    files: errors.length > 0 ? {} : files,
+    errors,
+    warnings: loaded.warnings,
+    checks,
+    diffs: options.apps === undefined ? undefined : (diffs ?? []),
+  };
+}

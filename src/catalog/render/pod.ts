@@ -1,0 +1,135 @@
+/**
+ * The pod template of a container workload: the app container, the forward-auth sidecar, the
+ * storage mounts, the GPU limit and the secure defaults. Secure by construction: nothing here can
+ * emit `privileged`, a hostPath, host networking, a CPU limit or a service-account token.
+ */
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IVolume } from 'kubernetes-models/v1/Volume';
+import type { Platform, ResolvedService } from '../types.js';
+import {
+  APP_CONTAINER,
+  AUTH_CONTAINER,
+  AUTH_PORT_NAME,
+  podLabels,
+  selectorLabels,
+} from './labels.js';
+
+/** Container-level hardening shared by the app and the sidecar. */
+function containerSecurity(): IContainer['securityContext'] {
+  return { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
+}
+
+/**
+ * The forward-auth sidecar: an OIDC proxy in front of the app port. Its flags are those of
+ * oauth2-proxy; every `auth.apiRoutes` entry becomes one `--api-route=` flag (singular, repeated),
+ * and with none, every unauthenticated request is redirected to the issuer.
+ */
+function authProxy(service: ResolvedService, platform: Platform): IContainer {
+  const upstream =
+    service.ingressRoutes[0]?.port ?? service.ports.find((p) => p.protocol === 'TCP');
+  const secret = platform.forwardAuth.clientSecretName;
+  const fromSecret = (name: string, key: string) => ({
+    name,
+    valueFrom: { secretKeyRef: { name: secret, key } },
+  });
+  return {
+    name: AUTH_CONTAINER,
+    image: platform.forwardAuth.image,
+    args: [
+      `--http-address=0.0.0.0:${platform.forwardAuth.port}`,
+      '--provider=oidc',
+      `--oidc-issuer-url=${platform.forwardAuth.issuerUrl}`,
+      ...(upstream !== undefined ? [`--upstream=http://127.0.0.1:${upstream.port}/`] : []),
+      '--email-domain=*',
+      '--reverse-proxy=true',
+      '--skip-provider-button=true',
+      ...service.auth.apiRoutes.map((route) => `--api-route=${route}`),
+    ],
+    env: [
+      fromSecret('OAUTH2_PROXY_CLIENT_ID', 'client-id'),
+      fromSecret('OAUTH2_PROXY_CLIENT_SECRET', 'client-secret'),
+      fromSecret('OAUTH2_PROXY_COOKIE_SECRET', 'cookie-secret'),
+    ],
+    ports: [{ name: AUTH_PORT_NAME, containerPort: platform.forwardAuth.port, protocol: 'TCP' }],
+    securityContext: containerSecurity(),
+  };
+}
+
+/**
+ * The pod template. `claimTemplates` names the longhorn volumes a StatefulSet provides through
+ * `volumeClaimTemplates` (their pod volume is then implicit and must not be declared).
+ */
+export function podTemplate(
+  service: ResolvedService,
+  platform: Platform,
+  options: { statefulSet: boolean },
+): IPodTemplateSpec {
+  const volumes: IVolume[] = [];
+  for (const storage of service.storage) {
+    if (options.statefulSet && storage.class === 'longhorn') continue;
+    volumes.push({
+      name: storage.name,
+      persistentVolumeClaim: {
+        claimName: storage.name,
+        ...(storage.readOnly ? { readOnly: true } : {}),
+      },
+    });
+  }
+  const app: IContainer = {
+    name: APP_CONTAINER,
+    image: service.image ?? '',
+    ...(service.ports.length > 0
+      ? {
+          ports: service.ports.map((p) => ({
+            name: p.name,
+            containerPort: p.port,
+            protocol: p.protocol,
+          })),
+        }
+      : {}),
+    securityContext: containerSecurity(),
+    ...(service.storage.length > 0
+      ? {
+          volumeMounts: service.storage.map((s) => ({
+            name: s.name,
+            mountPath: s.mountPath,
+            ...(s.subPath !== undefined ? { subPath: s.subPath } : {}),
+            ...(s.readOnly ? { readOnly: true } : {}),
+          })),
+        }
+      : {}),
+    // The whole GPU mapping (seed 002 §hardware): one extended resource in limits, on the app
+    // container only. Kubernetes mirrors requests from limits; nothing else is rendered.
+    ...(service.hardware.gpu !== undefined
+      ? { resources: { limits: { [platform.gpu[service.hardware.gpu]]: 1 } } }
+      : {}),
+  };
+  const containers =
+    service.auth.mode === 'forward-auth' ? [app, authProxy(service, platform)] : [app];
+  return {
+    metadata: { labels: podLabels(service.name) },
+    spec: {
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      containers,
+      ...(volumes.length > 0 ? { volumes } : {}),
+      ...(options.statefulSet
+        ? {
+            // Required, not preferred: preferred would let every replica land on one node.
+            affinity: {
+              podAntiAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: [
+                  {
+                    labelSelector: { matchLabels: selectorLabels(service.name) },
+                    topologyKey: 'kubernetes.io/hostname',
+                  },
+                ],
+              },
+            },
+          }
+        : {}),
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Renders one resolved service into its Kubernetes objects, validates every object against its
+ * schema (the typed models' `validate()`, or the shipped KubeVirt schema), and returns plain data
+ * in a stable order. Pure: the KubeVirt validator is passed in.
+ */
+import type { ValidateFunction } from 'ajv';
+import { LabelwiseError } from '../../errors.js';
+import type { KubeObject, Platform, RenderedService, ResolvedService } from '../types.js';
+import { livenessRule, serviceMonitor } from './monitoring.js';
+import { baselinePolicy, namespace } from './namespace.js';
+import { vpnEgressPolicy, workloadPolicy } from './network-policy.js';
+import { routes } from './routes.js';
+import { service as serviceObject } from './service.js';
+import { storageObjects } from './storage.js';
+import { virtualMachine } from './vm.js';
+import { deployment, disruptionBudget, statefulSet } from './workload.js';
+
+/** Anything that can check itself and become plain data: the typed models, or a wrapped VM. */
+interface Emittable {
+  validate(): void;
+  toJSON(): unknown;
+}
+
+/** What rendering needs besides the service. */
+export interface RenderContext {
+  readonly platform: Platform;
+  /** Compiled `catalog/kubevirt-virtualmachine.schema.json`. */
+  readonly validateVirtualMachine: ValidateFunction;
+}
+
+/**
+ * Copies plain data with every mapping's keys sorted (code-point order), dropping undefined.
+ * Arrays keep their order: in Kubernetes objects it carries meaning (args, containers).
+ */
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value !== null && typeof value === 'object') {
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(source).sort()) {
+      const item = source[key];
+      if (item !== undefined) out[key] = sortKeysDeep(item);
+    }
+    return out;
+  }
+  return value;
+}
+
+function vmEmittable(object: Record<string, unknown>, validate: ValidateFunction): Emittable {
+  return {
+    toJSON: () => object,
+    validate: () => {
+      if (!validate(object)) {
+        const detail = (validate.errors ?? []).map(
+          (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+        );
+        throw new Error(detail.join(', '));
+      }
+    },
+  };
+}
+
+/**
+ * Renders `service`. Returns the objects (plain, keys sorted) and one error per object that
+ * failed its schema, naming the object; such an object is still returned so the caller can show
+ * it, but the result must not be written.
+ */
+export function renderService(
+  service: ResolvedService,
+  context: RenderContext,
+): { rendered: RenderedService; errors: LabelwiseError[] } {
+  const { platform } = context;
+  const models: Emittable[] = [namespace(service), baselinePolicy(service, platform)];
+  const svc = serviceObject(service, platform);
+  if (service.kind === 'vm') {
+    models.push(vmEmittable(virtualMachine(service, platform), context.validateVirtualMachine));
+  } else if (service.availability.replicas > 1) {
+    models.push(statefulSet(service, platform, svc !== undefined), disruptionBudget(service));
+  } else {
+    models.push(deployment(service, platform));
+  }
+  if (service.kind === 'container') {
+    models.push(
+      ...storageObjects(service, platform, { statefulSet: service.availability.replicas > 1 }),
+    );
+  }
+  if (svc !== undefined) models.push(svc);
+  models.push(...routes(service, platform), workloadPolicy(service, platform));
+  if (service.egress === 'vpn') models.push(vpnEgressPolicy(service, platform));
+  const monitor = serviceMonitor(service, platform);
+  if (monitor !== undefined) models.push(monitor);
+  const rule = livenessRule(service, platform);
+  if (rule !== undefined) models.push(rule);
+
+  const errors: LabelwiseError[] = [];
+  const objects: KubeObject[] = [];
+  for (const model of models) {
+    const plain = sortKeysDeep(model.toJSON()) as KubeObject;
+    try {
+      model.validate();
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      errors.push(
+        new LabelwiseError(
+          'CATALOG_INVALID_OBJECT',
+          `${plain.kind}/${plain.metadata.name} does not match its schema: ${error.message}`,
+          { file: service.file },
+        ),
+      );
+    }
+    objects.push(plain);
+  }
+  return { rendered: { service: service.name, objects }, errors };
+}

@@ -1,0 +1,57 @@
+/**
+ * HTTPRoutes on the shared Gateway, one per `ingressRoutes` entry, for both exposures.
+ *
+ * An `internal` route carries ExternalDNS's own controller annotation set to `none`: ExternalDNS
+ * skips any source whose controller annotation is present and not its own, before resolving any
+ * hostname, so the route never becomes a public record. It is derived from `exposure` and
+ * nothing else, so a definition that omits `exposure` inherits the opt-out too.
+ */
+import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
+import type { Platform, ResolvedService } from '../types.js';
+import { commonLabels, routeName } from './labels.js';
+import { backendPort } from './ports.js';
+
+/** The ExternalDNS annotations of a route: the opt-out for internal services, none for public. */
+export function externalDnsAnnotations(
+  service: Pick<ResolvedService, 'exposure'>,
+  platform: Platform,
+): Record<string, string> {
+  return service.exposure === 'internal'
+    ? { [`${platform.externalDns.annotationPrefix}controller`]: 'none' }
+    : {};
+}
+
+export function routes(service: ResolvedService, platform: Platform): HTTPRoute[] {
+  const annotations = externalDnsAnnotations(service, platform);
+  return service.ingressRoutes.map(
+    (route) =>
+      new HTTPRoute({
+        metadata: {
+          name: routeName(route.host, platform),
+          namespace: service.name,
+          labels: commonLabels(service.name),
+          ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        },
+        spec: {
+          parentRefs: [
+            {
+              name: platform.gateway.name,
+              namespace: platform.gateway.namespace,
+              ...(platform.gateway.listener !== undefined
+                ? { sectionName: platform.gateway.listener }
+                : {}),
+            },
+          ],
+          hostnames: [route.host],
+          rules: [
+            {
+              matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+              backendRefs: [
+                { name: service.name, port: backendPort(service, route, platform).port },
+              ],
+            },
+          ],
+        },
+      }),
+  );
+}

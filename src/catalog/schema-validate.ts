@@ -1,0 +1,147 @@
+/**
+ * JSON Schema validation of catalog files with ajv, reported for people: every error names the
+ * file, the line and the JSON path, and says what was expected. The schemas are data passed in
+ * (loaded by `io/schemas.ts`), so this file stays pure.
+ */
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { LabelwiseError, quote } from '../errors.js';
+import type { YamlSource } from './yaml-source.js';
+import { formatPath } from './yaml-source.js';
+
+/** Human names for the schema's reusable definitions, used in pattern and length messages. */
+const DEFINITION_NAMES: Readonly<Record<string, string>> = {
+  dnsLabel:
+    'a DNS label (lower-case letters, digits and "-", starting with a letter, at most 63 characters)',
+  portName: 'a port name (lower-case letters, digits and "-", at most 15 characters)',
+  portNumber: 'a port number from 1 to 65535',
+  quantity: 'a Kubernetes quantity such as 10Gi or 500Mi',
+  absolutePath: 'an absolute path starting with "/"',
+  hostname: 'a lower-case DNS name with at least two labels',
+  matchLabels: 'a mapping of label keys to values',
+  cidr: 'a CIDR such as 10.0.0.0/8',
+};
+
+/** A compiled validator for one schema. */
+export interface SchemaValidator {
+  readonly validate: ValidateFunction;
+  /** Error code used for this schema's problems, e.g. `CATALOG_SCHEMA`. */
+  readonly code: string;
+}
+
+/** Compiles a schema object. Throws a plain Error for a broken schema: that is a bug, not input. */
+export function compileSchema(schema: object, code: string): SchemaValidator {
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTuples: false,
+    strictRequired: false,
+  });
+  return { validate: ajv.compile(schema), code };
+}
+
+function pathSegments(instancePath: string): (string | number)[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9][0-9]*)$/.test(part) ? Number(part) : part));
+}
+
+function definitionOf(error: ErrorObject): string | undefined {
+  const match = /#\/definitions\/([A-Za-z]+)\//.exec(error.schemaPath);
+  return match?.[1] === undefined ? undefined : DEFINITION_NAMES[match[1]];
+}
+
+function describe(error: ErrorObject): { message: string; extra?: string; hint?: string } {
+  const params = error.params as Record<string, unknown>;
+  const found = error.data === undefined ? '' : `found ${JSON.stringify(error.data)}, `;
+  switch (error.keyword) {
+    case 'required':
+      return { message: `missing required field ${quote(String(params.missingProperty))}` };
+    case 'additionalProperties': {
+      const allowed = Object.keys(
+        ((error.parentSchema as { properties?: object } | undefined)?.properties ?? {}) as object,
+      ).sort();
+      return {
+        message: `unknown field ${quote(String(params.additionalProperty))}`,
+        extra: String(params.additionalProperty),
+        hint: allowed.length > 0 ? `allowed fields here: ${allowed.join(', ')}` : undefined,
+      };
+    }
+    case 'enum':
+      return {
+        message: `${found}expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    case 'const':
+      return { message: `${found}expected ${JSON.stringify(params.allowedValue)}` };
+    case 'type':
+      return { message: `${found}expected ${String(params.type)}` };
+    case 'oneOf':
+      return {
+        message: `${found}expected ${
+          definitionOf(error) ??
+          (error.instancePath.endsWith('/port')
+            ? 'a port number (1-65535) or a port name'
+            : 'one of the forms documented for this field')
+        }`,
+      };
+    case 'pattern':
+    case 'minLength':
+    case 'maxLength':
+      return {
+        message: `${found}expected ${definitionOf(error) ?? `a string matching ${String(params.pattern ?? error.message)}`}`,
+      };
+    case 'minimum':
+    case 'maximum':
+      return { message: `${found}${error.message ?? 'out of range'}` };
+    case 'uniqueItems':
+      return {
+        message: `items ${String(params.j)} and ${String(params.i)} are the same; list each once`,
+      };
+    default:
+      return { message: `${found}${error.message ?? 'is invalid'}` };
+  }
+}
+
+/**
+ * Validates `source.value` against `validator`, returning every problem with file, line, column
+ * and JSON path. Errors from inside a `oneOf` branch are folded into the `oneOf` error, and
+ * conditional (`if`/`then`/`else`) errors are left to the cross-field rules, which say the same
+ * thing in words.
+ */
+export function validateAgainstSchema(
+  source: YamlSource,
+  validator: SchemaValidator,
+): LabelwiseError[] {
+  if (validator.validate(source.value)) return [];
+  const errors: LabelwiseError[] = [];
+  const seen = new Set<string>();
+  for (const error of validator.validate.errors ?? []) {
+    if (/\/oneOf\/\d+\//.test(error.schemaPath)) continue;
+    if (error.keyword === 'if' || /^#\/(then|else)\//.test(error.schemaPath)) continue;
+    const segments = pathSegments(error.instancePath);
+    const { message, extra, hint } = describe(error);
+    const full = extra === undefined ? segments : [...segments, extra];
+    const shown =
+      error.keyword === 'required'
+        ? [...segments, String((error.params as { missingProperty: string }).missingProperty)]
+        : full;
+    const path = formatPath(shown);
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const { line, col } = source.locate(full);
+    errors.push(
+      new LabelwiseError(
+        validator.code,
+        path === '' ? message : `${path}: ${message}`,
+        { file: source.file, line, col, path: path === '' ? '.' : path },
+        hint,
+      ),
+    );
+  }
+  return errors;
+}
