@@ -1,0 +1,306 @@
+// `labelwise fleet …` in-process on the example fleet, plus temporary directories and a real git
+// repository for discovery on disk and `affected`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { run } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/io.js';
+import { buildFleetStage } from '../../src/fleet/index.js';
+import { readFleetFiles } from '../../src/fleet/io/read-tree.js';
+import { FLEET, doc, host, layer } from './helpers.js';
+
+const EXAMPLE = 'examples/homelab/fleet';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO();
+  const code = await run(['fleet', ...argv], io);
+  return { code, out: io.out, err: io.err };
+}
+
+function tempTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'labelwise-fleet-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+test('validate: the example fleet resolves with no errors', async () => {
+  const r = await cli('validate', EXAMPLE);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.equal(r.out.trim().split('\n').pop(), 'resolved 4 hosts, 0 errors');
+});
+
+test('validate --json: counts, no problems, a digest per host', async () => {
+  const r = await cli('validate', EXAMPLE, '--json');
+  const json = JSON.parse(r.out) as {
+    hosts: number;
+    errors: number;
+    problems: unknown[];
+    digests: Record<string, string>;
+  };
+  assert.equal(json.hosts, 4);
+  assert.equal(json.errors, 0);
+  assert.deepEqual(json.problems, []);
+  assert.deepEqual(Object.keys(json.digests), ['db-001', 'staging-web-001', 'web-001', 'web-002']);
+});
+
+test('resolve --json has the documented shape', async () => {
+  const r = await cli('resolve', EXAMPLE, '--host', 'web-001', '--json');
+  assert.equal(r.code, 0, r.err);
+  const json = JSON.parse(r.out) as Record<string, unknown> & {
+    resources: Record<string, unknown>[];
+    layers: Record<string, unknown>[];
+  };
+  assert.deepEqual(Object.keys(json), ['host', 'digest', 'layers', 'resources']);
+  assert.deepEqual(Object.keys(json.layers[0] ?? {}), ['name', 'precedence', 'reasons']);
+  assert.deepEqual(Object.keys(json.resources[0] ?? {}), [
+    'ref',
+    'target',
+    'layers',
+    'desired',
+    'requires',
+    'restartOn',
+    'reloadOn',
+  ]);
+  const nginx = json.resources.find((x) => x.ref === 'File[nginx-config]');
+  assert.deepEqual(nginx?.layers, ['role-web', 'host-web-001']);
+  assert.equal((nginx?.desired as Record<string, unknown>).mode, '0600');
+  const motd = json.resources.find((x) => x.ref === 'File[motd]');
+  assert.equal(
+    (motd?.desired as Record<string, unknown>).content,
+    'web-001 (production, london)\n',
+  );
+});
+
+test('resolve: text output names the digest, layers and resources', async () => {
+  const r = await cli('resolve', EXAMPLE, '--host', 'db-001');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^host db-001 {2}sha256:[0-9a-f]{64} \([0-9a-f]{8}\)/);
+  assert.match(r.out, /role-database +30 +role=database/);
+  assert.match(r.out, /Service\[postgresql\] {2}postgresql {2}from role-database/);
+});
+
+test('resolve: an unknown host exits 1 with the spec message', async () => {
+  const r = await cli('resolve', EXAMPLE, '--host', 'nope');
+  assert.equal(r.code, 1);
+  assert.match(r.err, /no Host document named "nope" in this fleet/);
+});
+
+test('explain: fields with the layer that set them and what they overrode', async () => {
+  const r = await cli('explain', EXAMPLE, '--host', 'web-001', 'File[nginx-config]');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /mode +0600 +host-web-001 +overrides 0640 from role-web/);
+  assert.match(r.out, /requires +Package\[nginx\] +from role-web/);
+});
+
+test('explain: substitutions are listed', async () => {
+  const r = await cli('explain', EXAMPLE, '--host', 'web-002', 'File[motd]');
+  assert.match(r.out, /content +\{\{ labels\.site \}\} +→ frankfurt +in base/);
+});
+
+test('explain: a resource that does not apply exits 1 and names the failed term', async () => {
+  const r = await cli('explain', EXAMPLE, '--host', 'db-001', 'Service[nginx]');
+  assert.equal(r.code, 1);
+  assert.match(r.out, /role-web \(precedence 30\): role=web failed, host has role=database/);
+  const json = JSON.parse(
+    (await cli('explain', EXAMPLE, '--host', 'db-001', 'Service[nginx]', '--json')).out,
+  ) as { applies: boolean };
+  assert.equal(json.applies, false);
+});
+
+test('hosts --layer lists the hosts a layer reaches', async () => {
+  const r = await cli('hosts', EXAMPLE, '--layer', 'role-web', '--json');
+  assert.deepEqual(JSON.parse(r.out), {
+    layer: 'role-web',
+    hosts: ['staging-web-001', 'web-001', 'web-002'],
+  });
+  const unknown = await cli('hosts', EXAMPLE, '--layer', 'nope');
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.err, /FLEET_UNKNOWN_LAYER/);
+});
+
+test('--help shows a real example; no subcommand exits 1', async () => {
+  const help = await cli('validate', '--help');
+  assert.equal(help.code, 0);
+  assert.match(help.out, /labelwise fleet validate examples\/homelab\/fleet/);
+  assert.equal((await cli()).code, 1);
+});
+
+test('validate on disk: errors print as path:line: message relative to the fleet root, exit 1', async () => {
+  const dir = tempTree({
+    'repo/fleet/fleet.yaml': FLEET,
+    'repo/fleet/hosts/web.yaml': `${host('web-001', { role: 'web' })}---\n${host('web-002', { role: 'web' })}`,
+    'repo/fleet/layers/web/layer.yaml': `${layer('role-web', 0, '  labels:\n    role: web\n')}---\n${doc('Service', 'nginx', 'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n')}`,
+    'repo/fleet/node_modules/junk.yaml': 'a: [',
+    'repo/fleet/.git/junk.yaml': 'a: [',
+  });
+  try {
+    const r = await cli('validate', join(dir, 'repo'));
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.out,
+      'layers/web/layer.yaml:13: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)\nresolved 2 hosts, 1 error\n',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('validate on disk: no Fleet document is an input error', async () => {
+  const dir = tempTree({ 'a.yaml': host('h') });
+  try {
+    const r = await cli('validate', dir);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /no Fleet document found under/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('reading a tree never follows symbolic links (a loop cannot hang it)', async (t) => {
+  const dir = tempTree({ 'fleet.yaml': FLEET, 'sub/h.yaml': host('h') });
+  try {
+    try {
+      symlinkSync(dir, join(dir, 'sub', 'loop'));
+    } catch (error) {
+      t.skip(`cannot create symlinks here: ${(error as Error).message}`);
+      return;
+    }
+    const files = await readFleetFiles(dir);
+    assert.deepEqual(
+      files.map((f) => f.path),
+      ['fleet.yaml', 'sub/h.yaml'],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function gitAvailable(): string | undefined {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return undefined;
+  } catch (error) {
+    return `git is not available: ${(error as Error).message}`;
+  }
+}
+
+test('affected: compares every host between two git revisions', async (t) => {
+  const missing = gitAvailable();
+  if (missing !== undefined) {
+    t.skip(missing);
+    return;
+  }
+  const dir = tempTree({
+    'fleet/fleet.yaml': FLEET,
+    'fleet/hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'db' })}---\n${host('c', { role: 'db' })}`,
+    'fleet/web/layer.yaml': `${layer('web', 0, '  labels:\n    role: web\n')}---\n${doc('Package', 'nginx', 'desired:\n  state: present\n')}`,
+  });
+  const git = (...args: string[]): void => {
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
+  };
+  try {
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'one');
+    writeFileSync(
+      join(dir, 'fleet/web/layer.yaml'),
+      `${layer('web', 0, '  labels:\n    role: web\n')}---\n${doc('Package', 'nginx', 'desired:\n  state: absent\n')}`,
+    );
+    writeFileSync(
+      join(dir, 'fleet/hosts.yaml'),
+      `${host('a', { role: 'web' })}---\n${host('b', { role: 'db' })}---\n${host('d', { role: 'db' })}`,
+    );
+    git('commit', '-q', '-a', '-m', 'two');
+    const r = await cli(
+      'affected',
+      join(dir, 'fleet'),
+      '--from',
+      'HEAD~1',
+      '--to',
+      'HEAD',
+      '--json',
+    );
+    assert.equal(r.code, 0, r.err);
+    const json = JSON.parse(r.out) as {
+      affected: number;
+      total: number;
+      hosts: { host: string; status: string }[];
+    };
+    assert.equal(json.affected, 3);
+    assert.equal(json.total, 4);
+    assert.deepEqual(
+      json.hosts.map((h) => `${h.host}:${h.status}`),
+      ['a:changed', 'b:unchanged', 'c:removed', 'd:added'],
+    );
+    // Against the working tree (no --to), with one more edit not yet committed.
+    writeFileSync(
+      join(dir, 'fleet/hosts.yaml'),
+      `${host('a', { role: 'db' })}---\n${host('b', { role: 'db' })}---\n${host('d', { role: 'db' })}`,
+    );
+    const text = await cli('affected', join(dir, 'fleet'), '--from', 'HEAD');
+    assert.match(text.out, /^1 of 3 hosts affected\n/);
+    assert.match(text.out, /a +[0-9a-f]{8} → [0-9a-f]{8}/);
+    const bad = await cli('affected', join(dir, 'fleet'), '--from', '--upload-pack=evil');
+    assert.equal(bad.code, 1);
+    const unknown = await cli('affected', join(dir, 'fleet'), '--from', 'no-such-branch');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /unknown revision/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('build stage: findings relative to the repository root, one manifest per host, the matrix', async () => {
+  const stage = await buildFleetStage(EXAMPLE, { root: 'examples/homelab' });
+  assert.deepEqual(stage.findings, []);
+  assert.deepEqual(Object.keys(stage.outputs).sort(), [
+    'fleet/db-001.json',
+    'fleet/staging-web-001.json',
+    'fleet/web-001.json',
+    'fleet/web-002.json',
+  ]);
+  const web = JSON.parse(stage.outputs['fleet/web-001.json'] as string) as {
+    host: string;
+    digest: string;
+  };
+  assert.equal(web.host, 'web-001');
+  assert.deepEqual(stage.counts, { hosts: 4, layers: 8, resources: 19, errors: 0, warnings: 0 });
+  const row = stage.data.applies[stage.data.hosts.indexOf('web-001')];
+  assert.deepEqual(
+    stage.data.layers.filter((_, i) => row?.[i]),
+    ['base', 'env-production', 'site-london', 'role-web', 'host-web-001'],
+  );
+  const dir = tempTree({
+    'homelab/fleet/fleet.yaml': FLEET,
+    'homelab/fleet/h.yaml': 'datum: v1alpha1\ntype: Host\n',
+  });
+  try {
+    const broken = await buildFleetStage(join(dir, 'homelab/fleet'), {
+      root: join(dir, 'homelab'),
+    });
+    assert.deepEqual(
+      broken.findings.map((f) => `${f.module} ${f.severity} ${f.code} ${f.file}:${f.line}`),
+      ['fleet error FLEET_MISSING_FIELD fleet/h.yaml:1'],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
