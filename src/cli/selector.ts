@@ -61,6 +61,23 @@ function read(text: string, flags: SyntaxFlags, io: CliIO): Selector {
   }
 }
 
+/** Reads `--labels` or `--labels-json`; errors point a caret into the flag's text. */
+function readLabels(
+  flags: { labels?: string; labelsJson?: string; json?: boolean },
+  io: CliIO,
+): Labels {
+  const text = flags.labels ?? (flags.labelsJson as string);
+  try {
+    return flags.labels !== undefined ? parseLabelList(text) : parseLabelJson(text);
+  } catch (error) {
+    if (error instanceof LabelwiseError && !flags.json) {
+      io.stderr(`labelwise selector: ${formatError(error, text)}\n`);
+      throw new ReportedError();
+    }
+    throw error;
+  }
+}
+
 /** An error already printed for the user; only the exit code remains to be set. */
 class ReportedError extends Error {}
 
@@ -156,10 +173,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
           );
         }
         const selector = read(expr, flags, io);
-        const labels =
-          flags.labels !== undefined
-            ? parseLabelList(flags.labels)
-            : parseLabelJson(flags.labelsJson as string);
+        const labels = readLabels(flags, io);
         const result = explain(selector, labels);
         if (flags.json) {
           printJson(io, {

@@ -43,7 +43,7 @@ export function parseSyntax(
       } catch (error) {
         throw new LabelwiseError(
           'SELECTOR_INVALID_MATCH',
-          `match block is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+          `match block is not valid YAML: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`,
         );
       }
       if (block === '') block = null;
