@@ -1,0 +1,94 @@
+/**
+ * The module's entry points over plain data: compile, decide, lint. Loading from disk lives in
+ * `io/read-dir.ts`; these functions do no I/O.
+ */
+import { LabelwiseError } from '../errors.js';
+import { authorize, parseClient } from './authorize.js';
+import type { Decision } from './authorize.js';
+import { PolicyModel } from './compile/model.js';
+import { lintModel } from './lint/index.js';
+import { makeRequest } from './routes/request.js';
+import { resolveSettings } from './settings.js';
+import type { SettingsInput } from './settings.js';
+import type { PolicyProblem, PolicyResources, Precedence } from './types.js';
+
+/**
+ * Compiles resources into the per-(pod, port) model. Pure; cheap up front (indexes only), each
+ * (pod, port) is compiled on first use and cached.
+ */
+export function compilePolicy(
+  resources: PolicyResources,
+  settings: SettingsInput = {},
+): PolicyModel {
+  return new PolicyModel(resources, resolveSettings(settings));
+}
+
+/** A request to decide, as the CLI takes it. */
+export interface DecideInput {
+  /** `namespace/name` of the destination pod. */
+  pod: string;
+  port: number;
+  /** Default: `GET`. */
+  method?: string;
+  /** Path, optionally with `?query`. */
+  path: string;
+  host?: string;
+  headers?: readonly (readonly [string, string])[];
+  /** The client's mTLS identity; absent for a plaintext client. */
+  identity?: string;
+  clientIp: string;
+  /** Default: `linkerd`. */
+  precedence?: Precedence;
+}
+
+/**
+ * Decides one request. Throws a LabelwiseError for an unknown pod (`POLICY_UNKNOWN_POD`), a bad
+ * port (`POLICY_INVALID_PORT`) or client address (`POLICY_INVALID_CLIENT_IP`).
+ */
+export function decide(model: PolicyModel, input: DecideInput): Decision {
+  const slash = input.pod.indexOf('/');
+  const namespace = slash < 0 ? 'default' : input.pod.slice(0, slash);
+  const name = slash < 0 ? input.pod : input.pod.slice(slash + 1);
+  const pod = model.pod(namespace, name);
+  if (pod === undefined) {
+    const known = model.podList.map((p) => `${p.meta.namespace}/${p.meta.name}`);
+    throw new LabelwiseError(
+      'POLICY_UNKNOWN_POD',
+      `no pod ${namespace}/${name} in the input`,
+      { path: 'pod' },
+      known.length > 0
+        ? `known pods: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
+        : 'the directory holds no Pod objects',
+    );
+  }
+  if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
+    throw new LabelwiseError(
+      'POLICY_INVALID_PORT',
+      `port ${String(input.port)} must be an integer from 1 to 65535`,
+      { path: 'port' },
+    );
+  }
+  const client = parseClient(input.clientIp, input.identity);
+  if (client === undefined) {
+    throw new LabelwiseError(
+      'POLICY_INVALID_CLIENT_IP',
+      `client IP ${JSON.stringify(input.clientIp)} is not an IPv4 or IPv6 address`,
+      { path: 'client-ip' },
+      'write it like 10.1.2.3 or fd00::1',
+    );
+  }
+  const request = makeRequest({
+    method: input.method ?? 'GET',
+    path: input.path,
+    ...(input.host === undefined ? {} : { host: input.host }),
+    headers: input.headers ?? [],
+  });
+  return authorize(model.portPolicy(pod, input.port), request, client, {
+    precedence: input.precedence ?? 'linkerd',
+  });
+}
+
+/** Every lint finding of a compiled model, sorted. */
+export function lintPolicy(model: PolicyModel): PolicyProblem[] {
+  return lintModel(model);
+}

@@ -1,0 +1,316 @@
+/**
+ * The decision for one request (spec §6): which Server governs, which route rule matches,
+ * which authorization admits the client — and why, in words.
+ *
+ * 1. The port's governing Server (or default server) comes from the compiled model.
+ * 2. Opaque and TLS ports carry no HTTP: authorization is per connection, against the Server's
+ *    authorizations only. Admitted → `allow` (status null), else `refused`.
+ * 3. Otherwise the route table picks a rule; none → `not-found` (404).
+ * 4. The route's authorizations are its own plus all of the Server's (a route can never be
+ *    stricter than its Server). The first that admits the client wins: route-level ones first,
+ *    then the Server's, each group by name, `localhost` last. None → `deny` (403).
+ */
+import { matches } from '../selector/index.js';
+import type { Labels } from '../selector/index.js';
+import type { Authorization } from './compile/authorizations.js';
+import type { PortPolicy } from './compile/model.js';
+import { identityMatches } from './identity.js';
+import type { IdentityMatcher } from './identity.js';
+import { networksAdmit, parseAddress } from './networks.js';
+import type { Address } from './networks.js';
+import { HEADER_PREFIX, PARAM_PREFIX } from './resources/read-extension.js';
+import type { PolicyRequest } from './routes/request.js';
+import type { Considered, RouteHit } from './routes/route-table.js';
+import type { Precedence } from './types.js';
+
+/** The client side of a request. */
+export interface Client {
+  /** Parsed client address; see {@link parseAddress}. */
+  readonly address: Address;
+  /** The client's mTLS identity; undefined for an unauthenticated (plaintext) client. */
+  readonly identity?: string;
+}
+
+export interface Decision {
+  readonly decision: 'allow' | 'deny' | 'not-found' | 'refused';
+  readonly status: 200 | 403 | 404 | null;
+  readonly server: string;
+  readonly route: string | null;
+  readonly rule: number | null;
+  readonly authorization: string | null;
+  readonly timeout: string | null;
+  readonly precedence: Precedence;
+  /** Headers set or cleared by the winning HeaderRewritePolicy, when one applies. */
+  readonly rewrite?: {
+    readonly policy: string;
+    readonly set: Readonly<Record<string, string>>;
+    readonly clear: readonly string[];
+  };
+  /** Parameters of a matched path template. */
+  readonly params?: Readonly<Record<string, string>>;
+  readonly trace: readonly string[];
+}
+
+/** Options for {@link authorize}. */
+export interface AuthorizeOptions {
+  /** Route precedence. Default: `linkerd`. */
+  precedence?: Precedence;
+  /** Build the human trace. Default: true. The benchmark turns it off. */
+  trace?: boolean;
+}
+
+/** Why `authz` does not admit `client`, or undefined when it does. */
+export function authorizationFailure(authz: Authorization, client: Client): string | undefined {
+  if (!networksAdmit(authz.networks, client.address)) {
+    return `client address is outside ${authz.networkSpecs.map((n) => n.cidr + (n.except.length > 0 ? ` (except ${n.except.join(', ')})` : '')).join(', ')}`;
+  }
+  const authn = authz.authentication;
+  if (authn === 'unauthenticated') return undefined;
+  if (client.identity === undefined)
+    return authn === 'tls'
+      ? 'client has no TLS identity'
+      : `client is unauthenticated; needs an identity matching ${describeMatchers(authn)}`;
+  if (authn === 'tls') return undefined;
+  for (const matcher of authn) {
+    if (!identityMatches(matcher, client.identity))
+      return `identity ${client.identity} does not match ${matcher.patterns.join(', ') || '(no identities)'}`;
+  }
+  return undefined;
+}
+
+function describeMatchers(matchers: readonly IdentityMatcher[]): string {
+  return matchers.map((m) => m.patterns.join(', ') || '(no identities)').join(' and ');
+}
+
+/** Does `authz` admit `client`? HOT PATH: no allocation. */
+export function admits(authz: Authorization, client: Client): boolean {
+  if (!networksAdmit(authz.networks, client.address)) return false;
+  const authn = authz.authentication;
+  if (authn === 'unauthenticated') return true;
+  if (client.identity === undefined) return false;
+  if (authn === 'tls') return true;
+  for (let i = 0; i < authn.length; i++)
+    if (!identityMatches(authn[i] as IdentityMatcher, client.identity)) return false;
+  return true;
+}
+
+function formatScore(score: readonly number[], precedence: Precedence): string {
+  if (precedence === 'linkerd') {
+    const [hk, hl, path, headers, query, method] = score;
+    return `host=${hostWord(hk, hl)} path=${path} headers=${headers} query=${query} method=${method === 1 ? 'yes' : 'no'}`;
+  }
+  const [hk, hl, kind, path, method, headers, query] = score;
+  return `host=${hostWord(hk, hl)} path=${kind === 3 ? 'exact' : kind === 2 ? 'prefix' : 'pattern'}:${path} method=${method === 1 ? 'yes' : 'no'} headers=${headers} query=${query}`;
+}
+
+function hostWord(kind: number | undefined, labels: number | undefined): string {
+  return kind === 2 ? 'exact' : kind === 1 ? `wildcard(${labels ?? 0})` : 'any';
+}
+
+/**
+ * Decides one request on a compiled port policy. Deterministic; never throws on request input.
+ */
+export function authorize(
+  policy: PortPolicy,
+  request: PolicyRequest,
+  client: Client,
+  options: AuthorizeOptions = {},
+): Decision {
+  const precedence = options.precedence ?? 'linkerd';
+  const tracing = options.trace ?? true;
+  const trace: string[] = [];
+  const note = (line: string): void => {
+    if (tracing) trace.push(line);
+  };
+  note(`server: ${policy.server} governs ${policy.pod}:${policy.port} — ${policy.serverReason}`);
+  const base = { server: policy.server, precedence };
+  if (policy.protocol === 'opaque' || policy.protocol === 'TLS') {
+    note(
+      `protocol ${policy.protocol}: routes do not apply; the connection is authorized as a whole`,
+    );
+    const winner = firstAdmitting(policy.authorizations, client, note, 'server');
+    if (winner === undefined) {
+      note('no authorization admits the connection: refused');
+      return {
+        ...base,
+        decision: 'refused',
+        status: null,
+        route: null,
+        rule: null,
+        authorization: null,
+        timeout: null,
+        trace,
+      };
+    }
+    return {
+      ...base,
+      decision: 'allow',
+      status: null,
+      route: null,
+      rule: null,
+      authorization: winner.name,
+      timeout: null,
+      trace,
+    };
+  }
+  const considered: Considered[] | undefined = tracing ? [] : undefined;
+  const hit = policy.table.find(request, precedence, considered);
+  if (tracing) {
+    note(`precedence: ${precedence}`);
+    if (considered !== undefined && considered.length > 0) {
+      for (const c of considered)
+        note(
+          `route candidate: ${c.route} rule ${c.rule}: ${c.score === null ? 'no match' : formatScore(c.score, precedence)}`,
+        );
+    } else
+      note(
+        `no route of ${policy.table.routes.map((r) => r.name).join(', ') || '(none)'} matches ${request.method} ${request.path}`,
+      );
+  }
+  if (hit === null) {
+    note('no route matches: 404');
+    return {
+      ...base,
+      decision: 'not-found',
+      status: 404,
+      route: null,
+      rule: null,
+      authorization: null,
+      timeout: null,
+      trace,
+    };
+  }
+  const rule = hit.route.template === undefined ? hit.rule : hit.route.template.index;
+  note(
+    `route: ${hit.route.name}${hit.route.template === undefined ? ` rule ${hit.rule}` : ''} wins${
+      hit.params !== undefined && Object.keys(hit.params).length > 0
+        ? ` with ${Object.entries(hit.params)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}`
+        : ''
+    }`,
+  );
+  const timeout = pickTimeout(hit, note);
+  const winner =
+    firstAdmitting(hit.route.authorizations, client, note, 'route') ??
+    firstAdmitting(policy.authorizations, client, note, 'server');
+  const extra = rewriteFor(hit, request, note);
+  const common = {
+    ...base,
+    route: hit.route.name,
+    rule,
+    timeout,
+    ...(hit.params === undefined || Object.keys(hit.params).length === 0
+      ? {}
+      : { params: hit.params }),
+  };
+  if (winner === undefined) {
+    note('no authorization admits the client: 403');
+    return { ...common, decision: 'deny', status: 403, authorization: null, trace };
+  }
+  if (winner.audit === true) note(`audit: ${winner.name} allows the request and would flag it`);
+  return {
+    ...common,
+    decision: 'allow',
+    status: 200,
+    authorization: winner.name,
+    ...(extra === undefined ? {} : { rewrite: extra }),
+    trace,
+  };
+}
+
+function firstAdmitting(
+  list: readonly Authorization[],
+  client: Client,
+  note: (line: string) => void,
+  level: string,
+): Authorization | undefined {
+  for (const authz of list) {
+    if (admits(authz, client)) {
+      note(`authorization: ${authz.name} (${level}) admits the client`);
+      return authz;
+    }
+    note(
+      `authorization: ${authz.name} (${level}) does not admit: ${authorizationFailure(authz, client) ?? 'unknown'}`,
+    );
+  }
+  return undefined;
+}
+
+function pickTimeout(hit: RouteHit, note: (line: string) => void): string | null {
+  const candidates = [...hit.route.timeouts];
+  const ruleTimeout = hit.route.rules[hit.rule]?.timeout;
+  if (ruleTimeout !== undefined) {
+    candidates.push({
+      source: `${hit.route.name} rule ${hit.rule}`,
+      timeout: ruleTimeout,
+      ms: durationMs(ruleTimeout),
+    });
+  }
+  if (candidates.length === 0) return null;
+  // The shortest applicable timeout wins; ties go to the first listed.
+  const best = candidates.reduce((a, b) => (b.ms < a.ms ? b : a));
+  note(
+    `timeout: ${best.timeout} from ${best.source}${candidates.length > 1 ? ` (shortest of ${candidates.map((c) => c.timeout).join(', ')})` : ''}`,
+  );
+  return best.timeout;
+}
+
+function durationMs(text: string): number {
+  const m = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(text);
+  if (m === null) return Number.POSITIVE_INFINITY;
+  return (
+    Number(m[1] ?? 0) * 3_600_000 +
+    Number(m[2] ?? 0) * 60_000 +
+    Number(m[3] ?? 0) * 1000 +
+    Number(m[4] ?? 0)
+  );
+}
+
+/** The labels a rewrite rule's selector sees: route labels, template parameters, headers. */
+export function requestLabels(hit: RouteHit, request: PolicyRequest): Labels {
+  const labels: Record<string, string> = Object.create(null);
+  for (const [k, v] of Object.entries(hit.route.labels)) labels[k] = v;
+  if (hit.params !== undefined)
+    for (const [k, v] of Object.entries(hit.params)) labels[`${PARAM_PREFIX}${k}`] = v;
+  for (const [k, v] of Object.entries(request.headers)) labels[`${HEADER_PREFIX}${k}`] = v;
+  return labels;
+}
+
+function rewriteFor(
+  hit: RouteHit,
+  request: PolicyRequest,
+  note: (line: string) => void,
+): Decision['rewrite'] {
+  if (hit.route.rewrites.length === 0) return undefined;
+  const labels = requestLabels(hit, request);
+  // Exclusive: the oldest policy (then name) with a matching rule applies; its matching rules
+  // apply in list order, so a later rule overrides an earlier one.
+  for (const policy of hit.route.rewrites) {
+    const rules = policy.rules.filter((r) => matches(r.match, labels));
+    if (rules.length === 0) continue;
+    const set: Record<string, string> = Object.create(null);
+    const clear: string[] = [];
+    for (const rule of rules) {
+      for (const [k, v] of Object.entries(rule.set)) {
+        set[k] = v;
+        const i = clear.indexOf(k);
+        if (i >= 0) clear.splice(i, 1);
+      }
+      for (const k of rule.clear) {
+        delete set[k];
+        if (!clear.includes(k)) clear.push(k);
+      }
+    }
+    note(`rewrite: headerrewritepolicy/${policy.meta.name} applies ${rules.length} rule(s)`);
+    return { policy: `headerrewritepolicy/${policy.meta.name}`, set, clear };
+  }
+  return undefined;
+}
+
+/** Parses a client IP for {@link authorize}; undefined when malformed. */
+export function parseClient(ip: string, identity?: string): Client | undefined {
+  const address = parseAddress(ip);
+  if (address === undefined) return undefined;
+  return identity === undefined || identity === '' ? { address } : { address, identity };
+}

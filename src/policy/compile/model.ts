@@ -1,0 +1,453 @@
+/**
+ * The compiled model: for each (pod, port), the governing Server (or default server), its
+ * protocol, its authorizations and its route table — what Linkerd's policy controller would
+ * send the pod's proxy (spec §1–§3, §5). Server-level work is shared by every pod a Server
+ * selects; per-pod work is only the probe route.
+ */
+import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
+import { isDefaultPolicy } from '../settings.js';
+import { objectName } from '../resources/read-context.js';
+import { RouteTable, compareRoutes } from '../routes/route-table.js';
+import type { AppliedTimeout, CompiledRoute } from '../routes/route-table.js';
+import type {
+  AuthorizationPolicy,
+  ClusterSettings,
+  DefaultPolicy,
+  HeaderRewritePolicy,
+  Namespace,
+  Pod,
+  PolicyProblem,
+  PolicyResources,
+  ProxyProtocol,
+  Server,
+  TimeoutPolicy,
+} from '../types.js';
+import {
+  DEFAULT_POLICY_ANNOTATION,
+  OPAQUE_PORTS_ANNOTATION,
+  REQUIRE_IDENTITY_ANNOTATION,
+  inherited,
+  parsePortList,
+} from './annotations.js';
+import { Attachments, key } from './attachments.js';
+import type { ExtensionRoute } from './attachments.js';
+import {
+  AuthenticationIndex,
+  compileServerAuthorization,
+  defaultPolicyAuthorization,
+  localhostAuthorization,
+  probeAuthorization,
+} from './authorizations.js';
+import type { Authorization, DroppedPolicy } from './authorizations.js';
+
+/** Everything the proxy of one pod knows about one inbound port. */
+export interface PortPolicy {
+  readonly pod: string;
+  readonly port: number;
+  /** `ns/name` of the governing Server, or `default:<policy>`. */
+  readonly server: string;
+  readonly serverObject?: Server;
+  /** Why this server governs, in words (for traces). */
+  readonly serverReason: string;
+  readonly protocol: ProxyProtocol;
+  /** Server-level authorizations, `localhost` included; they reach every route. */
+  readonly authorizations: readonly Authorization[];
+  readonly table: RouteTable;
+}
+
+interface ServerModel {
+  readonly authorizations: readonly Authorization[];
+  /** Attached routes; empty when the Server has none (then default/probe are synthesised). */
+  readonly routes: readonly CompiledRoute[];
+  readonly table?: RouteTable;
+}
+
+export class PolicyModel {
+  readonly problems: PolicyProblem[] = [];
+  readonly dropped: DroppedPolicy[] = [];
+  readonly attachments: Attachments;
+  private readonly namespaces = new Map<string, Namespace>();
+  private readonly pods = new Map<string, Pod>();
+  private readonly serverIndexes = new Map<string, SelectorIndex<Server>>();
+  private readonly policiesByTarget = new Map<string, AuthorizationPolicy[]>();
+  private readonly compiledPolicies = new Map<AuthorizationPolicy, Authorization | undefined>();
+  private readonly serverModels = new Map<string, ServerModel>();
+  private readonly portCache = new Map<string, PortPolicy>();
+  private readonly localhost = localhostAuthorization();
+  private readonly probe: Authorization;
+
+  constructor(
+    readonly resources: PolicyResources,
+    readonly settings: ClusterSettings,
+  ) {
+    this.probe = probeAuthorization(settings);
+    for (const ns of resources.namespaces) this.namespaces.set(ns.meta.name, ns);
+    for (const pod of resources.pods) this.pods.set(key(pod.meta.namespace, pod.meta.name), pod);
+    for (const server of resources.servers) {
+      let index = this.serverIndexes.get(server.meta.namespace);
+      if (index === undefined)
+        this.serverIndexes.set(server.meta.namespace, (index = new SelectorIndex<Server>()));
+      index.add(server, server.podSelector);
+    }
+    this.attachments = new Attachments(resources);
+    this.problems.push(...this.attachments.problems);
+    const authentications = new AuthenticationIndex(resources, settings);
+    for (const policy of resources.authorizationPolicies) {
+      const t = policy.targetRef;
+      const list = this.policiesByTarget.get(`${policy.meta.namespace}/${t.kind}/${t.name}`) ?? [];
+      list.push(policy);
+      this.policiesByTarget.set(`${policy.meta.namespace}/${t.kind}/${t.name}`, list);
+      const compiled = authentications.compilePolicy(policy);
+      this.compiledPolicies.set(policy, compiled);
+      if (compiled === undefined)
+        this.dropped.push({ policy, missing: authentications.missingRefs(policy) });
+    }
+    for (const pod of resources.pods) this.checkAnnotations(pod);
+  }
+
+  /** Every pod, sorted by namespace then name. */
+  get podList(): readonly Pod[] {
+    return this.resources.pods;
+  }
+
+  pod(namespace: string, name: string): Pod | undefined {
+    return this.pods.get(key(namespace, name));
+  }
+
+  /** Servers of the pod's namespace that select the pod, in Linkerd's order (oldest, then name). */
+  serversSelecting(pod: Pod): Server[] {
+    const index = this.serverIndexes.get(pod.meta.namespace);
+    return index === undefined ? [] : index.match(pod.meta.labels).sort(serverOrder);
+  }
+
+  /** Does `server` apply to `port` of `pod`? Named ports resolve through container ports. */
+  serverCoversPort(server: Server, pod: Pod, port: number): boolean {
+    if (typeof server.port === 'number') return server.port === port;
+    return pod.ports.some((p) => p.name === server.port && p.port === port);
+  }
+
+  /** The ports worth listing for a pod: declared, named by a selecting Server, or probed. */
+  portsOf(pod: Pod): number[] {
+    const ports = new Set<number>(pod.ports.map((p) => p.port));
+    for (const server of this.serversSelecting(pod)) {
+      if (typeof server.port === 'number') ports.add(server.port);
+    }
+    for (const probe of pod.probes) {
+      const port = this.resolvePort(pod, probe.port);
+      if (port !== undefined) ports.add(port);
+    }
+    return [...ports].sort((a, b) => a - b);
+  }
+
+  resolvePort(pod: Pod, port: number | string): number | undefined {
+    return typeof port === 'number' ? port : pod.ports.find((p) => p.name === port)?.port;
+  }
+
+  /** The pod's default policy for a port: annotation (pod, then namespace) or cluster default, upgraded on require-identity ports. */
+  defaultPolicyFor(pod: Pod, port: number): { policy: DefaultPolicy; reason: string } {
+    const ns = this.namespaces.get(pod.meta.namespace);
+    const annotated = inherited(pod, ns, DEFAULT_POLICY_ANNOTATION);
+    let policy: DefaultPolicy = this.settings.defaultPolicy;
+    let reason = `the cluster default ${policy}`;
+    if (annotated !== undefined && isDefaultPolicy(annotated.value)) {
+      policy = annotated.value;
+      reason = `${DEFAULT_POLICY_ANNOTATION}=${policy} on the ${annotated.from}`;
+    }
+    const required = inherited(pod, ns, REQUIRE_IDENTITY_ANNOTATION);
+    const inList = required === undefined ? undefined : parsePortList(required.value);
+    if (inList !== undefined && inList(port)) {
+      const upgraded =
+        policy === 'all-unauthenticated'
+          ? 'all-authenticated'
+          : policy === 'cluster-unauthenticated'
+            ? 'cluster-authenticated'
+            : policy;
+      if (upgraded !== policy) {
+        reason += `, upgraded to ${upgraded} because port ${port} is listed in ${REQUIRE_IDENTITY_ANNOTATION}`;
+        policy = upgraded;
+      }
+    }
+    return { policy, reason };
+  }
+
+  /** Probe paths of the pod's HTTP probes on `port`, sorted and unique. */
+  probePaths(pod: Pod, port: number): string[] {
+    const paths = pod.probes
+      .filter((p) => this.resolvePort(pod, p.port) === port)
+      .map((p) => p.path);
+    return [...new Set(paths)].sort(compareStrings);
+  }
+
+  /**
+   * The policy of one (pod, port). Cached: repeated calls return the same object. Never throws
+   * for a known pod; ports need not be declared (the proxy serves any inbound port).
+   */
+  portPolicy(pod: Pod, port: number): PortPolicy {
+    const cacheKey = `${pod.meta.namespace}/${pod.meta.name}:${port}`;
+    const cached = this.portCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const podKey = key(pod.meta.namespace, pod.meta.name);
+    const selecting = this.serversSelecting(pod).filter((s) => this.serverCoversPort(s, pod, port));
+    let result: PortPolicy;
+    const governing = selecting[0];
+    if (governing !== undefined) {
+      const model = this.serverModel(governing);
+      const others = selecting.slice(1).map((s) => s.meta.name);
+      const reason =
+        others.length === 0
+          ? `Server ${governing.meta.name} selects the pod and port ${port}`
+          : `Servers ${[governing.meta.name, ...others].join(', ')} all select the pod and port ${port}; ${governing.meta.name} wins as the oldest (then by name)`;
+      const table = model.table ?? new RouteTable(this.syntheticRoutes(pod, port, governing));
+      result = {
+        pod: podKey,
+        port,
+        server: key(governing.meta.namespace, governing.meta.name),
+        serverObject: governing,
+        serverReason: reason,
+        protocol: governing.proxyProtocol,
+        authorizations: model.authorizations,
+        table,
+      };
+    } else {
+      const { policy, reason } = this.defaultPolicyFor(pod, port);
+      const ns = this.namespaces.get(pod.meta.namespace);
+      const opaque = inherited(pod, ns, OPAQUE_PORTS_ANNOTATION);
+      const isOpaque = opaque !== undefined && (parsePortList(opaque.value)?.(port) ?? false);
+      const authz = defaultPolicyAuthorization(policy, this.settings);
+      result = {
+        pod: podKey,
+        port,
+        server: `default:${policy}`,
+        serverReason: `no Server selects the pod and port ${port}; the default policy is ${reason}`,
+        protocol: isOpaque ? 'opaque' : 'unknown',
+        authorizations: authz === undefined ? [this.localhost] : [authz, this.localhost],
+        table: new RouteTable(this.syntheticRoutes(pod, port, undefined)),
+      };
+    }
+    this.portCache.set(cacheKey, result);
+    return result;
+  }
+
+  /** The `default` route and, with probe networks and HTTP probes on the port, the `probe` route. */
+  private syntheticRoutes(pod: Pod, port: number, server: Server | undefined): CompiledRoute[] {
+    const timeouts = server === undefined ? [] : this.timeoutsFor(server, []);
+    const rewrites = server === undefined ? [] : this.rewritesFor(server, []);
+    const routes: CompiledRoute[] = [
+      {
+        name: 'default',
+        kind: 'default',
+        created: '',
+        hostnames: [],
+        rules: [
+          {
+            matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [], queryParams: [] }],
+            filters: [],
+          },
+        ],
+        labels: Object.create(null),
+        authorizations: [],
+        timeouts,
+        rewrites,
+      },
+    ];
+    const paths = this.probePaths(pod, port);
+    if (paths.length > 0 && this.settings.probeNetworks.length > 0) {
+      routes.push({
+        name: 'probe',
+        kind: 'probe',
+        created: '',
+        hostnames: [],
+        rules: [
+          {
+            matches: paths.map((value) => ({
+              path: { type: 'Exact' as const, value },
+              headers: [],
+              queryParams: [],
+              method: 'GET',
+            })),
+            filters: [],
+          },
+        ],
+        labels: Object.create(null),
+        authorizations: [this.probe],
+        timeouts,
+        rewrites,
+      });
+    }
+    return routes;
+  }
+
+  /** Server-level authorizations and attached routes, computed once per Server. */
+  serverModel(server: Server): ServerModel {
+    const serverKey = key(server.meta.namespace, server.meta.name);
+    const cached = this.serverModels.get(serverKey);
+    if (cached !== undefined) return cached;
+    const authorizations: Authorization[] = [];
+    const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
+    if (access !== undefined) authorizations.push(access);
+    for (const sa of this.resources.serverAuthorizations) {
+      if (sa.meta.namespace !== server.meta.namespace) continue;
+      const selects =
+        'name' in sa.server
+          ? sa.server.name === server.meta.name
+          : matches(sa.server.selector, server.meta.labels);
+      if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
+    }
+    authorizations.push(...this.policiesFor(server.meta.namespace, 'Server', server.meta.name));
+    authorizations.push(
+      ...this.policiesFor(server.meta.namespace, 'Namespace', server.meta.namespace),
+    );
+    authorizations.sort((a, b) => compareStrings(a.name, b.name));
+    authorizations.push(this.localhost);
+    const routes: CompiledRoute[] = [];
+    for (const route of this.attachments.routesOf(server)) {
+      const labels = route.meta.labels;
+      const classes = this.attachments.classesMatching(server, labels);
+      routes.push({
+        name: route.meta.name,
+        kind: route.kind,
+        created: route.meta.created,
+        hostnames: route.hostnames,
+        rules: route.rules,
+        labels,
+        authorizations: dedupe([
+          ...this.policiesFor(route.meta.namespace, route.kind, route.meta.name),
+          ...classes.flatMap((c) =>
+            this.policiesFor(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+          ),
+        ]),
+        timeouts: this.timeoutsFor(server, [
+          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+          [route.kind, route.meta.name],
+        ]),
+        rewrites: this.rewritesFor(server, [
+          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+          [route.kind, route.meta.name],
+        ]),
+        at: route.meta.at,
+      });
+    }
+    for (const ext of this.attachments.extensionRoutesOf(server))
+      routes.push(this.extensionRoute(server, ext));
+    const model: ServerModel =
+      routes.length === 0
+        ? { authorizations, routes }
+        : { authorizations, routes, table: new RouteTable(routes) };
+    this.serverModels.set(serverKey, model);
+    return model;
+  }
+
+  private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
+    const classes = this.attachments.classesMatching(server, ext.labels);
+    const ns = server.meta.namespace;
+    const targets = [
+      ['HttpRouteBinding', ext.binding.meta.name] as const,
+      ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+    ];
+    return {
+      name: `${ext.group}:${ext.methods[0] ?? '*'} ${ext.template.text}`,
+      kind: 'HttpRouteGroup',
+      created: ext.binding.meta.created,
+      hostnames: [],
+      rules: [{ matches: [], filters: [] }],
+      labels: ext.labels,
+      authorizations: dedupe(targets.flatMap(([kind, name]) => this.policiesFor(ns, kind, name))),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      template: {
+        template: ext.template,
+        methods: ext.methods,
+        binding: ext.binding.meta.name,
+        group: ext.group,
+        index: ext.index,
+      },
+      at: ext.at,
+    };
+  }
+
+  private policiesFor(namespace: string, kind: string, name: string): Authorization[] {
+    const out: Authorization[] = [];
+    for (const policy of this.policiesByTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
+      const compiled = this.compiledPolicies.get(policy);
+      if (compiled !== undefined) out.push(compiled);
+    }
+    return out;
+  }
+
+  private timeoutsFor(
+    server: Server,
+    targets: readonly (readonly [TimeoutPolicy['target']['kind'], string])[],
+  ): AppliedTimeout[] {
+    const ns = server.meta.namespace;
+    const policies = [
+      ...this.attachments.timeouts(ns, 'Server', server.meta.name),
+      ...targets.flatMap(([kind, name]) => this.attachments.timeouts(ns, kind, name)),
+    ];
+    return [...new Set(policies)].map((p) => ({
+      source: `timeoutpolicy/${p.meta.name}`,
+      timeout: p.timeout,
+      ms: p.ms,
+    }));
+  }
+
+  private rewritesFor(
+    server: Server,
+    targets: readonly (readonly [HeaderRewritePolicy['target']['kind'], string])[],
+  ): HeaderRewritePolicy[] {
+    const ns = server.meta.namespace;
+    const policies = [
+      ...this.attachments.rewrites(ns, 'Server', server.meta.name),
+      ...targets.flatMap(([kind, name]) => this.attachments.rewrites(ns, kind, name)),
+    ];
+    return [...new Set(policies)].sort((a, b) =>
+      compareRoutes(
+        { created: a.meta.created, name: a.meta.name },
+        { created: b.meta.created, name: b.meta.name },
+      ),
+    );
+  }
+
+  private checkAnnotations(pod: Pod): void {
+    const ns = this.namespaces.get(pod.meta.namespace);
+    const policy = inherited(pod, ns, DEFAULT_POLICY_ANNOTATION);
+    const where = (from: 'pod' | 'namespace') =>
+      from === 'pod' ? pod.meta : (ns?.meta ?? pod.meta);
+    if (policy !== undefined && !isDefaultPolicy(policy.value)) {
+      const meta = where(policy.from);
+      this.problems.push({
+        severity: 'error',
+        code: 'POLICY_INVALID_ANNOTATION',
+        object: objectName(meta),
+        file: meta.at.file,
+        line: meta.at.line,
+        message: `${DEFAULT_POLICY_ANNOTATION}=${JSON.stringify(policy.value)} is not a default policy; the cluster default applies`,
+      });
+    }
+    for (const name of [REQUIRE_IDENTITY_ANNOTATION, OPAQUE_PORTS_ANNOTATION]) {
+      const value = inherited(pod, ns, name);
+      if (value !== undefined && parsePortList(value.value) === undefined) {
+        const meta = where(value.from);
+        this.problems.push({
+          severity: 'error',
+          code: 'POLICY_INVALID_ANNOTATION',
+          object: objectName(meta),
+          file: meta.at.file,
+          line: meta.at.line,
+          message: `${name}=${JSON.stringify(value.value)} is not a port list such as 8080,9000-9010; it is ignored`,
+        });
+      }
+    }
+  }
+}
+
+/** Linkerd's Server order for one pod and port: oldest creationTimestamp, then lower name. */
+export function serverOrder(a: Server, b: Server): number {
+  return compareRoutes(
+    { created: a.meta.created, name: a.meta.name },
+    { created: b.meta.created, name: b.meta.name },
+  );
+}
+
+function dedupe(list: Authorization[]): Authorization[] {
+  return [...new Set(list)].sort((a, b) => compareStrings(a.name, b.name));
+}

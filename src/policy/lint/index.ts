@@ -1,0 +1,55 @@
+/** All lints over a compiled model, in a stable order. */
+import { compareStrings } from '../../selector/index.js';
+import type { PolicyModel } from '../compile/model.js';
+import type { PolicyProblem } from '../types.js';
+import {
+  lintIneffectiveRoutePolicies,
+  lintRewriteCollisions,
+  lintRouteStatus,
+  lintShadowedRules,
+} from './lint-routes.js';
+import {
+  lintMissingAuthentications,
+  lintMissingTargets,
+  lintProbes,
+  lintServerOverlaps,
+} from './lint-servers.js';
+
+/**
+ * Runs every lint of spec "Commands → lint" plus the model's compile problems. Findings are
+ * de-duplicated and sorted by file, line, code and message. Deterministic; never throws on input.
+ */
+export function lintModel(model: PolicyModel): PolicyProblem[] {
+  const all = [
+    ...model.problems,
+    ...lintMissingAuthentications(model),
+    ...lintMissingTargets(model),
+    ...lintRouteStatus(model),
+    ...lintServerOverlaps(model),
+    ...lintProbes(model),
+    ...lintShadowedRules(model),
+    ...lintIneffectiveRoutePolicies(model),
+    ...lintRewriteCollisions(model),
+  ];
+  return sortProblems(all);
+}
+
+/** Sorts and de-duplicates problems (same code, object, place and message). */
+export function sortProblems(problems: readonly PolicyProblem[]): PolicyProblem[] {
+  const seen = new Set<string>();
+  const out: PolicyProblem[] = [];
+  for (const p of problems) {
+    const k = `${p.code}|${p.object ?? ''}|${p.file ?? ''}|${p.line ?? ''}|${p.path ?? ''}|${p.message}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(p);
+  }
+  return out.sort(
+    (a, b) =>
+      compareStrings(a.file ?? '', b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      compareStrings(a.code, b.code) ||
+      compareStrings(a.object ?? '', b.object ?? '') ||
+      compareStrings(a.message, b.message),
+  );
+}

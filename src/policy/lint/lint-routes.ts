@@ -1,0 +1,259 @@
+/**
+ * Lints about routes: parents missing, conflicted or ignored; rules that can never be selected;
+ * route-level policies that cannot restrict anything; exclusive rewrite policies that collide.
+ */
+import { compareStrings, requirement, satisfiable, selectorOf } from '../../selector/index.js';
+import type { Requirement, Selector } from '../../selector/index.js';
+import type { Authorization } from '../compile/authorizations.js';
+import type { PolicyModel } from '../compile/model.js';
+import type { IdentityMatcher } from '../identity.js';
+import { identityMatches } from '../identity.js';
+import { cidrCovers, cidrsIntersect } from '../networks.js';
+import { objectName } from '../resources/read-context.js';
+import { HEADER_PREFIX, PARAM_PREFIX } from '../resources/read-extension.js';
+import type { CompiledRoute } from '../routes/route-table.js';
+import type { HeaderRewritePolicy, PolicyProblem, RouteMatchSpec, Server } from '../types.js';
+
+/** Routes that are not used for a parent they name. */
+export function lintRouteStatus(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  for (const s of model.attachments.statuses) {
+    if (s.status === 'accepted') continue;
+    const code =
+      s.status === 'no-parent'
+        ? 'POLICY_ROUTE_PARENT_MISSING'
+        : s.status === 'conflicted'
+          ? 'POLICY_ROUTE_CONFLICTED'
+          : 'POLICY_ROUTE_PARENT_IGNORED';
+    out.push({
+      severity: s.status === 'no-parent' ? 'error' : 'warning',
+      code,
+      object: objectName(s.route.meta),
+      file: s.at.file,
+      line: s.at.line,
+      message: `${s.reason}; the route does not apply there`,
+    });
+  }
+  return out;
+}
+
+function sameValues(a: RouteMatchSpec['headers'], b: RouteMatchSpec['headers']): boolean {
+  const key = (list: RouteMatchSpec['headers']): string =>
+    list
+      .map((m) => `${m.name}\u0000${m.type}\u0000${m.value}`)
+      .sort()
+      .join('\u0001');
+  return key(a) === key(b);
+}
+
+/** Does `n` accept every request `m` accepts, with the same Linkerd score? */
+function covers(n: RouteMatchSpec, m: RouteMatchSpec): boolean {
+  if (
+    n.method !== m.method ||
+    !sameValues(n.headers, m.headers) ||
+    !sameValues(n.queryParams, m.queryParams)
+  )
+    return false;
+  const np = n.path;
+  const mp = m.path;
+  const trim = (v: string): string => (v === '/' ? '/' : v.replace(/\/+$/, ''));
+  if (np.type === 'RegularExpression' || mp.type === 'RegularExpression')
+    return np.type === mp.type && np.value === mp.value;
+  if (np.type === 'Exact') return mp.type === 'Exact' && mp.value === np.value;
+  // A prefix covers an exact path or a prefix of the same (trimmed) value: equal length, equal
+  // score — Linkerd does not tell Exact from PathPrefix.
+  return mp.type === 'PathPrefix' ? trim(np.value) === trim(mp.value) : mp.value === trim(np.value);
+}
+
+function sameHosts(a: readonly string[], b: readonly string[]): boolean {
+  return [...a].sort().join(',') === [...b].sort().join(',');
+}
+
+/** Rules every match of which an earlier rule (in tie order) takes with the same score. */
+export function lintShadowedRules(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  for (const server of model.resources.servers) {
+    const routes = model.serverModel(server).table?.routes ?? [];
+    const plain = routes.filter((r) => r.template === undefined);
+    plain.forEach((route, order) => {
+      route.rules.forEach((rule, r) => {
+        if (rule.matches.length === 0) return;
+        let by: string | undefined;
+        const all = rule.matches.every((m) => {
+          for (let o = 0; o <= order; o++) {
+            const other = plain[o] as CompiledRoute;
+            if (!sameHosts(other.hostnames, route.hostnames)) continue;
+            const rules = o === order ? other.rules.slice(0, r) : other.rules;
+            for (let q = 0; q < rules.length; q++) {
+              if ((rules[q]?.matches ?? []).some((n) => covers(n, m))) {
+                by ??= `${other.name} rule ${q}`;
+                return true;
+              }
+            }
+          }
+          return false;
+        });
+        if (!all || by === undefined) return;
+        out.push({
+          severity: 'warning',
+          code: 'POLICY_RULE_SHADOWED',
+          object: `${route.kind} ${server.meta.namespace}/${route.name}`,
+          file: route.at?.file,
+          line: route.at?.line,
+          message: `rule ${r} can never be selected on Server ${server.meta.name}: ${by} matches the same requests with the same score and wins the tie (older route, then name, then rule order)`,
+          hint: 'Linkerd scores Exact and PathPrefix of the same path equally; make the paths, headers or methods differ',
+        });
+      });
+    });
+  }
+  return out;
+}
+
+function matcherCovers(outer: IdentityMatcher, inner: IdentityMatcher): boolean {
+  if (inner.any) return outer.any;
+  for (const e of inner.exact) if (!identityMatches(outer, e)) return false;
+  for (const s of inner.suffixes) {
+    if (!outer.any && !outer.suffixes.some((t) => s === t || s.endsWith(`.${t}`))) return false;
+  }
+  return true;
+}
+
+/** Does `outer` admit every client `inner` admits? Sufficient, not necessary: never a false alarm. */
+export function authorizationCovers(outer: Authorization, inner: Authorization): boolean {
+  const netsOk = inner.networks.every((t) =>
+    outer.networks.some(
+      (o) => cidrCovers(o.cidr, t.cidr) && o.except.every((e) => !cidrsIntersect(e, t.cidr)),
+    ),
+  );
+  if (!netsOk) return false;
+  const a = outer.authentication;
+  const b = inner.authentication;
+  if (a === 'unauthenticated') return true;
+  if (b === 'unauthenticated') return false;
+  if (a === 'tls') return true;
+  if (b === 'tls') return false;
+  return a.every((o) => b.some((i) => matcherCovers(o, i)));
+}
+
+/** Route-level policies that a Server-level authorization already makes redundant. */
+export function lintIneffectiveRoutePolicies(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const seen = new Set<string>();
+  for (const server of model.resources.servers) {
+    const serverModel = model.serverModel(server);
+    const broad = serverModel.authorizations.filter((a) => a.kind !== 'localhost');
+    for (const route of serverModel.routes) {
+      for (const authz of route.authorizations) {
+        const wider = broad.find((s) => authorizationCovers(s, authz));
+        if (wider === undefined) continue;
+        const k = `${server.meta.name}|${authz.name}|${wider.name}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push({
+          severity: 'warning',
+          code: 'POLICY_ROUTE_POLICY_NO_EFFECT',
+          object: `AuthorizationPolicy ${server.meta.namespace}/${authz.name.replace(/^authorizationpolicy\//, '')}`,
+          file: authz.at?.file,
+          line: authz.at?.line,
+          message: `${authz.name} on route ${route.name} cannot restrict anything: ${wider.name} on Server ${server.meta.name} already admits every client it admits, and a route's authorizations include all of its Server's`,
+          hint: 'move the broad authorization from the Server to the routes that need it',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Fixes the route's own labels for the keys a selector mentions; headers and params stay free. */
+function routeConstraints(route: CompiledRoute, keys: readonly string[]): Requirement[] {
+  const out: Requirement[] = [];
+  for (const k of new Set(keys)) {
+    if (k.startsWith(HEADER_PREFIX)) continue;
+    if (
+      k.startsWith(PARAM_PREFIX) &&
+      route.template?.template.params.includes(k.slice(PARAM_PREFIX.length))
+    )
+      continue;
+    const value = route.labels[k];
+    out.push(
+      typeof value === 'string' ? requirement(k, 'In', [value]) : requirement(k, 'DoesNotExist'),
+    );
+  }
+  return out;
+}
+
+function both(a: Selector, b: Selector, extra: readonly Requirement[]): Selector | undefined {
+  if (a.kind === 'nothing' || b.kind === 'nothing') return undefined;
+  return selectorOf([...a.requirements, ...b.requirements, ...extra]);
+}
+
+function examplePath(route: CompiledRoute, witness: Readonly<Record<string, string>>): string {
+  if (route.template !== undefined) {
+    return route.template.template.text.replace(
+      /([:*])([A-Za-z][A-Za-z0-9_-]*)/g,
+      (_, _kind: string, name: string) => witness[`${PARAM_PREFIX}${name}`] ?? 'x',
+    );
+  }
+  const m = route.rules[0]?.matches[0];
+  return m === undefined || m.path.type === 'RegularExpression' ? '/' : m.path.value;
+}
+
+/** Pairs of exclusive HeaderRewritePolicies that can apply to one request, with a witness request. */
+export function lintRewriteCollisions(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const seen = new Set<string>();
+  const check = (
+    server: Server,
+    route: CompiledRoute,
+    p: HeaderRewritePolicy,
+    q: HeaderRewritePolicy,
+  ): void => {
+    for (const ra of p.rules) {
+      for (const rb of q.rules) {
+        const keys = [...ra.match.requirements, ...rb.match.requirements].map((x) => x.key);
+        const sel = both(ra.match, rb.match, routeConstraints(route, keys));
+        if (sel === undefined) continue;
+        const result = satisfiable(sel);
+        if (!result.satisfiable) continue;
+        const w = result.witness;
+        const headers = Object.fromEntries(
+          Object.keys(w)
+            .filter((k) => k.startsWith(HEADER_PREFIX))
+            .sort(compareStrings)
+            .map((k) => [k.slice(HEADER_PREFIX.length), w[k] as string]),
+        );
+        const method =
+          route.labels['http.linkerd.io/method'] ?? route.rules[0]?.matches[0]?.method ?? 'GET';
+        out.push({
+          severity: 'warning',
+          code: 'POLICY_REWRITE_COLLISION',
+          object: objectName(q.meta),
+          file: q.meta.at.file,
+          line: q.meta.at.line,
+          message: `HeaderRewritePolicies ${p.meta.name} and ${q.meta.name} can both apply to one request on route ${route.name} of Server ${server.meta.name}; they are exclusive, so only ${p.meta.name} (older, then by name) applies`,
+          hint: 'narrow the rule matches so no request satisfies both, or merge the policies',
+          witness: { request: { method, path: examplePath(route, w), headers } },
+        });
+        return;
+      }
+    }
+  };
+  for (const server of model.resources.servers) {
+    const routes = model.serverModel(server).routes;
+    for (const route of routes) {
+      const list = route.rewrites;
+      for (let i = 0; i < list.length; i++) {
+        for (let j = i + 1; j < list.length; j++) {
+          const p = list[i] as HeaderRewritePolicy;
+          const q = list[j] as HeaderRewritePolicy;
+          const k = `${p.meta.namespace}/${p.meta.name}|${q.meta.name}`;
+          if (seen.has(k)) continue;
+          const before = out.length;
+          check(server, route, p, q);
+          if (out.length > before) seen.add(k);
+        }
+      }
+    }
+  }
+  return out;
+}

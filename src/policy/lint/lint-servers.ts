@@ -1,0 +1,220 @@
+/**
+ * Lints about Servers and authorizations: broken authentication references, policies whose
+ * target does not exist, Servers that can select the same pod and port (with a witness pod from
+ * the selector algebra), and probes that will be refused because routes are attached.
+ */
+import { compareStrings, formatSelector, overlap } from '../../selector/index.js';
+import { authorize, parseClient } from '../authorize.js';
+import type { PolicyModel } from '../compile/model.js';
+import { serverOrder } from '../compile/model.js';
+import { cidrContains, parseCidr } from '../networks.js';
+import { objectName } from '../resources/read-context.js';
+import { makeRequest } from '../routes/request.js';
+import type { PolicyProblem, Server } from '../types.js';
+
+/** AuthorizationPolicies dropped for a missing authentication (Linkerd fails closed, silently). */
+export function lintMissingAuthentications(model: PolicyModel): PolicyProblem[] {
+  return model.dropped.map(({ policy, missing }) => ({
+    severity: 'error' as const,
+    code: 'POLICY_AUTHN_REF_MISSING',
+    object: objectName(policy.meta),
+    file: missing[0]?.at.file ?? policy.meta.at.file,
+    line: missing[0]?.at.line ?? policy.meta.at.line,
+    message: `${missing.map((r) => `${r.kind} ${r.namespace ?? policy.meta.namespace}/${r.name}`).join(', ')} does not exist, so this policy is ignored and authorizes nobody (Linkerd reports this nowhere)`,
+    hint: 'fix the reference or create the authentication',
+  }));
+}
+
+/** AuthorizationPolicies whose target does not exist in the input. */
+export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
+  const r = model.resources;
+  const exists = (ns: string, kind: string, name: string): boolean => {
+    switch (kind) {
+      case 'Server':
+        return r.servers.some((s) => s.meta.namespace === ns && s.meta.name === name);
+      case 'HTTPRoute':
+      case 'GRPCRoute':
+        return r.routes.some(
+          (s) => s.meta.namespace === ns && s.meta.name === name && s.kind === kind,
+        );
+      case 'HttpRouteBinding':
+        return r.routeBindings.some((s) => s.meta.namespace === ns && s.meta.name === name);
+      case 'HttpRouteClass':
+        return r.routeClasses.some((s) => s.meta.namespace === ns && s.meta.name === name);
+      default:
+        return true;
+    }
+  };
+  const out: PolicyProblem[] = [];
+  const policies = [
+    ...r.authorizationPolicies.map((p) => ({
+      meta: p.meta,
+      kind: p.targetRef.kind,
+      name: p.targetRef.name,
+      at: p.targetRef.at,
+    })),
+    ...r.timeoutPolicies.map((p) => ({
+      meta: p.meta,
+      kind: p.target.kind,
+      name: p.target.name,
+      at: p.target.at,
+    })),
+    ...r.headerRewritePolicies.map((p) => ({
+      meta: p.meta,
+      kind: p.target.kind,
+      name: p.target.name,
+      at: p.target.at,
+    })),
+  ];
+  for (const p of policies) {
+    if (exists(p.meta.namespace, p.kind, p.name)) continue;
+    out.push({
+      severity: 'warning',
+      code: 'POLICY_TARGET_MISSING',
+      object: objectName(p.meta),
+      file: p.at.file,
+      line: p.at.line,
+      message: `target ${p.kind} ${p.meta.namespace}/${p.name} does not exist, so this policy applies to nothing`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Pairs of Servers that can select the same pod and port. Equal port numbers or names are
+ * checked with the selector algebra (a witness pod's labels, or why they are disjoint); a name
+ * against a number only where a pod in the input actually maps the name to that number.
+ */
+export function lintServerOverlaps(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const byNamespace = new Map<string, Server[]>();
+  for (const s of model.resources.servers) {
+    const list = byNamespace.get(s.meta.namespace) ?? [];
+    list.push(s);
+    byNamespace.set(s.meta.namespace, list);
+  }
+  for (const servers of byNamespace.values()) {
+    const byPort = new Map<string, Server[]>();
+    for (const s of servers) {
+      const k = String(s.port);
+      byPort.set(k, [...(byPort.get(k) ?? []), s]);
+    }
+    for (const group of byPort.values()) {
+      group.sort(serverOrder);
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const a = group[i] as Server;
+          const b = group[j] as Server;
+          const result = overlap(a.podSelector, b.podSelector);
+          if (!result.overlap) continue;
+          out.push(overlapFinding(a, b, `port ${a.port}`, { ...result.witness }));
+        }
+      }
+    }
+    // A named port against a number: only real pods can tell.
+    const pods = model.podList.filter((p) => p.meta.namespace === servers[0]?.meta.namespace);
+    const seen = new Set<string>();
+    for (const pod of pods) {
+      const selecting = model.serversSelecting(pod);
+      for (const port of model.portsOf(pod)) {
+        const covering = selecting.filter((s) => model.serverCoversPort(s, pod, port));
+        for (let i = 0; i < covering.length; i++) {
+          for (let j = i + 1; j < covering.length; j++) {
+            const a = covering[i] as Server;
+            const b = covering[j] as Server;
+            if (String(a.port) === String(b.port)) continue;
+            const k = `${a.meta.name}|${b.meta.name}`;
+            if (seen.has(k)) continue;
+            seen.add(k);
+            out.push(
+              overlapFinding(a, b, `port ${port} (${a.port} / ${b.port}) of pod ${pod.meta.name}`, {
+                ...pod.meta.labels,
+              }),
+            );
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function overlapFinding(
+  a: Server,
+  b: Server,
+  what: string,
+  witness: Record<string, string>,
+): PolicyProblem {
+  const [winner, loser] = serverOrder(a, b) <= 0 ? [a, b] : [b, a];
+  return {
+    severity: 'warning',
+    code: 'POLICY_SERVER_OVERLAP',
+    object: objectName(loser.meta),
+    file: loser.meta.at.file,
+    line: loser.meta.at.line,
+    message: `Servers ${winner.meta.name} (${formatSelector(winner.podSelector) || 'every pod'}) and ${loser.meta.name} (${formatSelector(loser.podSelector) || 'every pod'}) can both select ${what}; ${winner.meta.name} wins as the ${winner.meta.created !== loser.meta.created ? 'older' : 'first by name'}, so ${loser.meta.name} is ignored there`,
+    hint: 'make the pod selectors disjoint or merge the Servers',
+    witness: {
+      pod: Object.fromEntries(Object.entries(witness).sort(([x], [y]) => compareStrings(x, y))),
+    },
+  };
+}
+
+/** A representative kubelet address: inside the probe networks, preferably in a cluster network. */
+export function probeClientAddress(model: PolicyModel): string | undefined {
+  const probes = model.settings.probeNetworks.map(parseCidr).filter((c) => c !== undefined);
+  const candidates = [...model.settings.clusterNetworks, ...model.settings.probeNetworks];
+  for (const text of candidates) {
+    const c = parseCidr(text);
+    if (c === undefined) continue;
+    const address = c.v4
+      ? [
+          (c.base >>> 24) & 255,
+          (c.base >>> 16) & 255,
+          (c.base >>> 8) & 255,
+          (c.base & 255) + (c.mask === 0xffffffff ? 0 : 1),
+        ].join('.')
+      : undefined;
+    if (address === undefined) continue;
+    const parsed = parseClient(address);
+    if (parsed !== undefined && probes.some((p) => cidrContains(p, parsed.address))) return address;
+  }
+  return undefined;
+}
+
+/** Probes that will get 404 (or 403, or a refused connection) under the compiled policy. */
+export function lintProbes(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  const address = probeClientAddress(model) ?? '10.0.0.1';
+  const client = parseClient(address);
+  if (client === undefined) return out;
+  for (const pod of model.podList) {
+    for (const port of model.portsOf(pod)) {
+      const paths = model.probePaths(pod, port);
+      if (paths.length === 0) continue;
+      const policy = model.portPolicy(pod, port);
+      for (const path of paths) {
+        const decision = authorize(policy, makeRequest({ method: 'GET', path }), client, {
+          trace: false,
+        });
+        if (decision.decision === 'allow') continue;
+        const why =
+          decision.decision === 'not-found'
+            ? `404: routes are attached to ${policy.server}, which removes the default probe route, and none matches`
+            : decision.decision === 'deny'
+              ? `403: route ${decision.route ?? ''} matches but no authorization admits an unauthenticated client from ${address}`
+              : `refused: port ${port} is ${policy.protocol}`;
+        out.push({
+          severity: 'warning',
+          code: 'POLICY_PROBE_NOT_ROUTED',
+          object: objectName(pod.meta),
+          file: pod.meta.at.file,
+          line: pod.meta.at.line,
+          message: `probe GET ${path} on port ${port} will fail with ${why}`,
+          hint: 'add a route for the probe path with an AuthorizationPolicy for unauthenticated clients from the probe networks',
+        });
+      }
+    }
+  }
+  return out;
+}

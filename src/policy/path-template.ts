@@ -1,0 +1,266 @@
+/**
+ * Path templates of the roadmap extension (seed 003's `HttpRouteGroup`):
+ *
+ * ```
+ * template  = "/" [ segment *( "/" segment ) ] [ "/" ]
+ * segment   = static | ":" name | "*" name        ; "*" only as the last segment
+ * name      = ALPHA *( ALPHA / DIGIT / "_" / "-" )
+ * static    = 1*( unreserved / pct-encoded / sub-delims / ":" / "@" ), not starting with ":" or "*"
+ * ```
+ *
+ * 1. Matching is segment-wise on the raw path (no decoding, no regular expressions).
+ * 2. A trailing slash matches the same route: `/books/` is `/books`, on either side.
+ * 3. `:name` matches one non-empty segment; `*name` the rest of the path, possibly empty.
+ * 4. When several templates match, the most specific wins, segment by segment from the left:
+ *    static beats `:param` beats `*rest` (httprouter's rule, so no two matches tie unless their
+ *    shapes are equal).
+ */
+
+export type Segment =
+  | { readonly kind: 'static'; readonly text: string }
+  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'rest'; readonly name: string };
+
+export interface Template {
+  readonly text: string;
+  readonly segments: readonly Segment[];
+  /** The template with parameter names erased (`/books/:/edit`): equal shapes conflict. */
+  readonly shape: string;
+  readonly params: readonly string[];
+}
+
+const NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const STATIC = /^[A-Za-z0-9\-._~!$&'()+,;=:@%]+$/;
+
+/** Parses a template; returns the reason on failure. Never throws. */
+export function parseTemplate(text: string): Template | { error: string } {
+  if (!text.startsWith('/')) return { error: `template ${JSON.stringify(text)} must start with /` };
+  const body = text.length > 1 && text.endsWith('/') ? text.slice(1, -1) : text.slice(1);
+  const parts = body === '' ? [] : body.split('/');
+  const segments: Segment[] = [];
+  const params: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (part === '') return { error: `template ${JSON.stringify(text)} has an empty segment` };
+    if (part.startsWith(':') || part.startsWith('*')) {
+      const name = part.slice(1);
+      if (!NAME.test(name))
+        return {
+          error: `parameter ${JSON.stringify(part)} needs a name of letters, digits, "_" or "-", starting with a letter`,
+        };
+      if (params.includes(name))
+        return {
+          error: `parameter ${JSON.stringify(name)} appears twice in ${JSON.stringify(text)}`,
+        };
+      if (part.startsWith('*') && i !== parts.length - 1)
+        return { error: `catch-all ${JSON.stringify(part)} must be the last segment` };
+      params.push(name);
+      segments.push(part.startsWith(':') ? { kind: 'param', name } : { kind: 'rest', name });
+    } else {
+      if (!STATIC.test(part))
+        return {
+          error: `segment ${JSON.stringify(part)} has characters a path may not hold unescaped`,
+        };
+      segments.push({ kind: 'static', text: part });
+    }
+  }
+  const shape =
+    '/' +
+    segments.map((s) => (s.kind === 'static' ? s.text : s.kind === 'param' ? ':' : '*')).join('/');
+  return { text, segments, shape, params };
+}
+
+/** Splits a request path into segments after dropping one trailing slash. */
+function requestSegments(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(1, -1) : path.slice(1);
+  return trimmed === '' ? [] : trimmed.split('/');
+}
+
+/**
+ * The reference matcher: does `template` match `path`, and with which parameters? Obviously
+ * right and slow; the router is tested against it.
+ */
+export function matchTemplate(
+  template: Template,
+  path: string,
+): Record<string, string> | undefined {
+  if (!path.startsWith('/')) return undefined;
+  const parts = requestSegments(path);
+  const params: Record<string, string> = Object.create(null);
+  for (let i = 0; i < template.segments.length; i++) {
+    const segment = template.segments[i] as Segment;
+    if (segment.kind === 'rest') {
+      params[segment.name] = parts.slice(i).join('/');
+      return params;
+    }
+    const part = parts[i];
+    if (part === undefined) return undefined;
+    if (segment.kind === 'static' ? part !== segment.text : part === '') return undefined;
+    if (segment.kind === 'param') params[segment.name] = part;
+  }
+  return parts.length === template.segments.length ? params : undefined;
+}
+
+const RANK = { static: 0, param: 1, rest: 2 } as const;
+
+/** Negative when `a` is more specific than `b` (static < param < rest, left to right). */
+export function compareSpecificity(a: Template, b: Template): number {
+  const n = Math.max(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const sa = a.segments[i];
+    const sb = b.segments[i];
+    // A template that ends earlier is more specific than one continuing with a catch-all.
+    if (sa === undefined || sb === undefined) return sa === undefined ? -1 : 1;
+    const d = RANK[sa.kind] - RANK[sb.kind];
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+interface LeafEntry<T> {
+  readonly value: T;
+  /** Templates of one leaf share a shape but may name their parameters differently. */
+  readonly template: Template;
+}
+
+interface Leaf<T> {
+  /** Entries by method; `*` holds routes without a method list. Each list is in tie order. */
+  readonly byMethod: Map<string, LeafEntry<T>[]>;
+}
+
+class Node<T> {
+  statics = new Map<string, Node<T>>();
+  staticList: [string, Node<T>][] = [];
+  param: Node<T> | undefined;
+  rest: Leaf<T> | undefined;
+  leaf: Leaf<T> | undefined;
+}
+
+/** The result of a router lookup. */
+export interface TemplateHit<T> {
+  readonly value: T;
+  readonly template: Template;
+  /** Prototype-free: parameter names come from user files. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** Static children above this many switch from a scan with `startsWith` to a Map lookup. */
+const SCAN_LIMIT = 8;
+
+/**
+ * A segment trie over templates: many templates, one request. Built once (`add`), queried per
+ * request (`find`).
+ *
+ * HOT PATH: `find` — measure with `npm run bench -- policy` before changing. It walks the path
+ * with `indexOf` instead of splitting it, compares few static children in place with
+ * `startsWith` (no substring), and allocates only the parameter stack and the result.
+ */
+export class TemplateRouter<T> {
+  private readonly root = new Node<T>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds `value` for `template` and methods (empty: any method). Values added first win ties. */
+  add(template: Template, methods: readonly string[], value: T): void {
+    let node = this.root;
+    let leaf: Leaf<T> | undefined;
+    for (const segment of template.segments) {
+      if (segment.kind === 'static') {
+        let next = node.statics.get(segment.text);
+        if (next === undefined) {
+          next = new Node<T>();
+          node.statics.set(segment.text, next);
+          node.staticList.push([segment.text, next]);
+        }
+        node = next;
+      } else if (segment.kind === 'param') {
+        node.param ??= new Node<T>();
+        node = node.param;
+      } else {
+        node.rest ??= { byMethod: new Map() };
+        leaf = node.rest;
+      }
+    }
+    if (leaf === undefined) {
+      node.leaf ??= { byMethod: new Map() };
+      leaf = node.leaf;
+    }
+    for (const method of methods.length === 0 ? ['*'] : methods) {
+      const list = leaf.byMethod.get(method);
+      if (list === undefined) leaf.byMethod.set(method, [{ value, template }]);
+      else list.push({ value, template });
+    }
+    this.count++;
+  }
+
+  /** The most specific template matching `method` and `path`, or null. Never throws. */
+  find(method: string, path: string): TemplateHit<T> | null {
+    if (path.charCodeAt(0) !== 47) return null;
+    let end = path.length;
+    if (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+    const values: string[] = [];
+    return this.walk(this.root, path, 1, end, method, values);
+  }
+
+  private walk(
+    node: Node<T>,
+    path: string,
+    start: number,
+    end: number,
+    method: string,
+    values: string[],
+  ): TemplateHit<T> | null {
+    if (start >= end) {
+      const hit = node.leaf === undefined ? null : this.pick(node.leaf, method, values, undefined);
+      if (hit !== null) return hit;
+      return node.rest === undefined ? null : this.pick(node.rest, method, values, '');
+    }
+    let slash = path.indexOf('/', start);
+    if (slash < 0 || slash > end) slash = end;
+    const length = slash - start;
+    let child: Node<T> | undefined;
+    if (node.staticList.length <= SCAN_LIMIT) {
+      for (let i = 0; i < node.staticList.length; i++) {
+        const entry = node.staticList[i] as [string, Node<T>];
+        if (entry[0].length === length && path.startsWith(entry[0], start)) {
+          child = entry[1];
+          break;
+        }
+      }
+    } else if (node.statics.size > 0) {
+      child = node.statics.get(path.slice(start, slash));
+    }
+    if (child !== undefined) {
+      const hit = this.walk(child, path, slash + 1, end, method, values);
+      if (hit !== null) return hit;
+    }
+    if (node.param !== undefined && length > 0) {
+      values.push(path.slice(start, slash));
+      const hit = this.walk(node.param, path, slash + 1, end, method, values);
+      if (hit !== null) return hit;
+      values.pop();
+    }
+    if (node.rest !== undefined)
+      return this.pick(node.rest, method, values, path.slice(start, end));
+    return null;
+  }
+
+  private pick(
+    leaf: Leaf<T>,
+    method: string,
+    values: readonly string[],
+    rest: string | undefined,
+  ): TemplateHit<T> | null {
+    // A route naming the method beats one without a method list (Linkerd's method score).
+    const entry = (leaf.byMethod.get(method) ?? leaf.byMethod.get('*'))?.[0];
+    if (entry === undefined) return null;
+    const params: Record<string, string> = Object.create(null);
+    const names = entry.template.params;
+    for (let i = 0; i < values.length; i++) params[names[i] as string] = values[i] as string;
+    if (rest !== undefined) params[names[names.length - 1] as string] = rest;
+    return { value: entry.value, template: entry.template, params };
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * Readers for AuthorizationPolicy, MeshTLSAuthentication, NetworkAuthentication and the legacy
+ * ServerAuthorization, with Linkerd's admission rules: a Namespace target must be the policy's
+ * own namespace; at most one authentication reference of each kind; identities well formed;
+ * every `except` inside its `cidr`.
+ */
+import { fromLabelSelector } from '../../selector/index.js';
+import { identityProblem } from '../identity.js';
+import { networkProblems } from '../networks.js';
+import type {
+  AuthorizationPolicy,
+  MeshTLSAuthentication,
+  NetworkAuthentication,
+  NetworkSpec,
+  ObjectMeta,
+  ObjectRef,
+  ServerAuthorization,
+  ServiceAccountRef,
+} from '../types.js';
+import type { Path, ReadContext } from './read-context.js';
+
+const POLICY_GROUP = 'policy.linkerd.io';
+const EXTENSION_GROUP = 'policy.labelwise.dev';
+const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+
+/** The target kinds an AuthorizationPolicy may name, by kind → accepted groups. */
+const TARGETS: Readonly<Record<string, readonly string[]>> = {
+  Server: [POLICY_GROUP],
+  HTTPRoute: [POLICY_GROUP, GATEWAY_GROUP],
+  GRPCRoute: [GATEWAY_GROUP],
+  Namespace: ['', 'core'],
+  HttpRouteBinding: [EXTENSION_GROUP],
+  HttpRouteClass: [EXTENSION_GROUP],
+};
+
+const AUTHENTICATIONS: Readonly<Record<string, readonly string[]>> = {
+  MeshTLSAuthentication: [POLICY_GROUP],
+  NetworkAuthentication: [POLICY_GROUP],
+  ServiceAccount: ['', 'core'],
+};
+
+function readRef(
+  ctx: ReadContext,
+  path: Path,
+  allowed: Readonly<Record<string, readonly string[]>>,
+): ObjectRef | undefined {
+  const group = ctx.string([...path, 'group']) ?? '';
+  const kind = ctx.string([...path, 'kind'], { required: true, nonEmpty: true });
+  const name = ctx.string([...path, 'name'], { required: true, nonEmpty: true });
+  const namespace = ctx.string([...path, 'namespace'], { nonEmpty: true });
+  if (kind === undefined || name === undefined) return undefined;
+  const groups = Object.prototype.hasOwnProperty.call(allowed, kind) ? allowed[kind] : undefined;
+  if (groups === undefined) {
+    return ctx.fail(
+      [...path, 'kind'],
+      'POLICY_UNSUPPORTED_REF',
+      `unsupported kind ${JSON.stringify(kind)}, expected one of ${Object.keys(allowed).join(', ')}`,
+    );
+  }
+  if (!groups.includes(group)) {
+    return ctx.fail(
+      [...path, 'group'],
+      'POLICY_UNSUPPORTED_REF',
+      `${kind} belongs to group ${groups.map((g) => JSON.stringify(g)).join(' or ')}, found ${JSON.stringify(group)}`,
+    );
+  }
+  return { group, kind, name, ...(namespace === undefined ? {} : { namespace }), at: ctx.at(path) };
+}
+
+export function readAuthorizationPolicy(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): AuthorizationPolicy | undefined {
+  ctx.record(['spec', 'targetRef'], { required: true });
+  const targetRef = readRef(ctx, ['spec', 'targetRef'], TARGETS);
+  if (targetRef !== undefined) {
+    if (targetRef.kind === 'Namespace' && targetRef.name !== meta.namespace) {
+      ctx.fail(
+        ['spec', 'targetRef', 'name'],
+        'POLICY_TARGET_OTHER_NAMESPACE',
+        `an AuthorizationPolicy may only target its own namespace (${meta.namespace}), not ${targetRef.name}`,
+      );
+    } else if (targetRef.namespace !== undefined && targetRef.namespace !== meta.namespace) {
+      ctx.fail(
+        ['spec', 'targetRef', 'namespace'],
+        'POLICY_TARGET_OTHER_NAMESPACE',
+        `targetRef must be in the policy's namespace (${meta.namespace}), not ${targetRef.namespace}`,
+      );
+    }
+  }
+  const refs: ObjectRef[] = [];
+  const list = ctx.list(['spec', 'requiredAuthenticationRefs']);
+  if (list === undefined && !ctx.has(['spec', 'requiredAuthenticationRefs'])) {
+    ctx.fail(
+      ['spec'],
+      'POLICY_MISSING_FIELD',
+      'spec.requiredAuthenticationRefs is required',
+      'use [] to authorize every client',
+    );
+  }
+  const seen = new Map<string, number>();
+  (list ?? []).forEach((_, i) => {
+    const ref = readRef(ctx, ['spec', 'requiredAuthenticationRefs', i], AUTHENTICATIONS);
+    if (ref === undefined) return;
+    const count = (seen.get(ref.kind) ?? 0) + 1;
+    seen.set(ref.kind, count);
+    if (count > 1) {
+      ctx.fail(
+        ['spec', 'requiredAuthenticationRefs', i],
+        'POLICY_DUPLICATE_AUTHENTICATION',
+        `only a single ${ref.kind} may be set`,
+        'all references must hold at once; list alternatives in separate AuthorizationPolicies',
+      );
+      return;
+    }
+    refs.push(ref);
+  });
+  if (targetRef === undefined || ctx.problems.length > 0) return undefined;
+  return { meta, targetRef, requiredAuthenticationRefs: refs };
+}
+
+function readIdentities(ctx: ReadContext, path: Path): string[] {
+  const out: string[] = [];
+  (ctx.strings(path) ?? []).forEach((identity, i) => {
+    const problem = identityProblem(identity);
+    if (problem !== undefined) ctx.fail([...path, i], 'POLICY_INVALID_IDENTITY', problem);
+    else out.push(identity);
+  });
+  return out;
+}
+
+export function readMeshTLSAuthentication(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): MeshTLSAuthentication | undefined {
+  const hasIdentities = ctx.get(['spec', 'identities']) !== undefined;
+  const hasRefs = ctx.get(['spec', 'identityRefs']) !== undefined;
+  if (hasIdentities && hasRefs)
+    ctx.fail(
+      ['spec'],
+      'POLICY_INVALID_AUTHENTICATION',
+      'identities and identityRefs cannot both be set',
+    );
+  if (!hasIdentities && !hasRefs)
+    ctx.fail(
+      ['spec'],
+      'POLICY_INVALID_AUTHENTICATION',
+      'one of identities or identityRefs must be set',
+      'use identities: ["*"] to accept every authenticated client',
+    );
+  const identities = readIdentities(ctx, ['spec', 'identities']);
+  const identityRefs: MeshTLSAuthentication['identityRefs'][number][] = [];
+  (ctx.list(['spec', 'identityRefs']) ?? []).forEach((_, i) => {
+    const base = ['spec', 'identityRefs', i];
+    const kind = ctx.string([...base, 'kind'], { required: true });
+    const name = ctx.string([...base, 'name'], { required: true, nonEmpty: true });
+    const namespace = ctx.string([...base, 'namespace'], { nonEmpty: true });
+    if (kind !== undefined && kind !== 'ServiceAccount' && kind !== 'Namespace') {
+      ctx.fail(
+        [...base, 'kind'],
+        'POLICY_UNSUPPORTED_REF',
+        `identityRefs kind must be ServiceAccount or Namespace, found ${JSON.stringify(kind)}`,
+      );
+      return;
+    }
+    if (kind === undefined || name === undefined) return;
+    identityRefs.push({
+      kind,
+      name,
+      namespace: kind === 'Namespace' ? name : (namespace ?? meta.namespace),
+    });
+  });
+  if (ctx.problems.length > 0) return undefined;
+  return { meta, identities, identityRefs };
+}
+
+export function readNetworks(
+  ctx: ReadContext,
+  path: Path,
+  required: boolean,
+): NetworkSpec[] | undefined {
+  const list = ctx.list(path, { required });
+  if (list === undefined) return undefined;
+  if (list.length === 0 && required)
+    ctx.fail(path, 'POLICY_INVALID_AUTHENTICATION', 'networks must not be empty');
+  const out: NetworkSpec[] = [];
+  list.forEach((_, i) => {
+    const cidr = ctx.string([...path, i, 'cidr'], { required: true });
+    const except = ctx.strings([...path, i, 'except']) ?? [];
+    if (cidr === undefined) return;
+    const spec = { cidr, except };
+    const problems = networkProblems(spec);
+    for (const problem of problems) {
+      ctx.fail(
+        problem.field === 'cidr' ? [...path, i, 'cidr'] : [...path, i, 'except', problem.field],
+        'POLICY_INVALID_NETWORK',
+        problem.message,
+      );
+    }
+    if (problems.length === 0) out.push(spec);
+  });
+  return out;
+}
+
+export function readNetworkAuthentication(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): NetworkAuthentication | undefined {
+  const networks = readNetworks(ctx, ['spec', 'networks'], true);
+  if (networks === undefined || ctx.problems.length > 0) return undefined;
+  return { meta, networks };
+}
+
+export function readServerAuthorization(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): ServerAuthorization | undefined {
+  const serverName = ctx.string(['spec', 'server', 'name'], { nonEmpty: true });
+  const hasSelector = ctx.get(['spec', 'server', 'selector']) !== undefined;
+  if ((serverName === undefined) === !hasSelector) {
+    ctx.fail(
+      ['spec', 'server'],
+      'POLICY_INVALID_SERVER_REF',
+      'spec.server needs exactly one of name or selector',
+    );
+  }
+  let server: ServerAuthorization['server'] | undefined;
+  if (serverName !== undefined) server = { name: serverName };
+  else if (hasSelector) {
+    const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'server', 'selector']), {
+      path: 'spec.server.selector',
+    });
+    for (const error of errors)
+      ctx.fail(['spec', 'server', 'selector'], 'POLICY_INVALID_SELECTOR', error.message);
+    if (selector !== undefined) server = { selector };
+  }
+  ctx.record(['spec', 'client'], { required: true });
+  const networks = readNetworks(ctx, ['spec', 'client', 'networks'], false);
+  const unauthenticated = ctx.boolean(['spec', 'client', 'unauthenticated']) ?? false;
+  const mesh = ctx.record(['spec', 'client', 'meshTLS']);
+  if (unauthenticated && mesh !== undefined) {
+    ctx.fail(
+      ['spec', 'client'],
+      'POLICY_INVALID_CLIENT',
+      'client.unauthenticated and client.meshTLS cannot both be set',
+    );
+  }
+  if (!unauthenticated && mesh === undefined) {
+    ctx.fail(
+      ['spec', 'client'],
+      'POLICY_INVALID_CLIENT',
+      'client needs unauthenticated: true or a meshTLS block',
+    );
+  }
+  let meshTLS: NonNullable<ServerAuthorization['client']['meshTLS']> | undefined;
+  if (mesh !== undefined) {
+    const base = ['spec', 'client', 'meshTLS'];
+    const serviceAccounts: ServiceAccountRef[] = [];
+    (ctx.list([...base, 'serviceAccounts']) ?? []).forEach((_, i) => {
+      const name = ctx.string([...base, 'serviceAccounts', i, 'name'], {
+        required: true,
+        nonEmpty: true,
+      });
+      const namespace = ctx.string([...base, 'serviceAccounts', i, 'namespace']) ?? meta.namespace;
+      if (name !== undefined) serviceAccounts.push({ name, namespace });
+    });
+    meshTLS = {
+      unauthenticatedTLS: ctx.boolean([...base, 'unauthenticatedTLS']) ?? false,
+      identities: readIdentities(ctx, [...base, 'identities']),
+      serviceAccounts,
+    };
+  }
+  if (server === undefined || ctx.problems.length > 0) return undefined;
+  return {
+    meta,
+    server,
+    client: {
+      ...(networks === undefined ? {} : { networks }),
+      unauthenticated,
+      ...(meshTLS === undefined ? {} : { meshTLS }),
+    },
+  };
+}

@@ -1,0 +1,213 @@
+/** Readers for metadata, Namespace, Pod and Server. */
+import { fromLabelSelector, validateLabels } from '../../selector/index.js';
+import { DEFAULT_POLICIES, PROXY_PROTOCOLS } from '../types.js';
+import type {
+  ContainerPort,
+  DefaultPolicy,
+  Namespace,
+  ObjectMeta,
+  Pod,
+  Probe,
+  ProxyProtocol,
+  Server,
+} from '../types.js';
+import type { Path, ReadContext } from './read-context.js';
+import { isRecord } from './read-context.js';
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** An IANA service name, the form of a named container port. */
+const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+/**
+ * Reads `kind`, `apiVersion` and `metadata`. Namespaced objects without a namespace land in
+ * `default`, as `kubectl apply` would put them.
+ */
+export function readMeta(
+  ctx: ReadContext,
+  kind: string,
+  apiVersion: string,
+  namespaced: boolean,
+): ObjectMeta | undefined {
+  const name = ctx.string(['metadata', 'name'], { required: true, nonEmpty: true });
+  if (name !== undefined && (name.length > 253 || !DNS_SUBDOMAIN.test(name))) {
+    ctx.fail(
+      ['metadata', 'name'],
+      'POLICY_INVALID_NAME',
+      `name ${JSON.stringify(name)} must be a lowercase DNS subdomain`,
+    );
+  }
+  const namespace = namespaced
+    ? (ctx.string(['metadata', 'namespace'], { nonEmpty: true }) ?? 'default')
+    : '';
+  const labels = ctx.stringMap(['metadata', 'labels']);
+  for (const error of validateLabels(labels, 'kubernetes')) {
+    ctx.fail(
+      ['metadata', 'labels', error.source.label ?? ''],
+      'POLICY_INVALID_LABEL',
+      error.message,
+    );
+  }
+  const annotations = ctx.stringMap(['metadata', 'annotations']);
+  let created = '';
+  const stamp = ctx.string(['metadata', 'creationTimestamp']);
+  if (stamp !== undefined) {
+    const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(stamp)
+      ? Date.parse(stamp)
+      : NaN;
+    if (Number.isNaN(time)) {
+      ctx.fail(
+        ['metadata', 'creationTimestamp'],
+        'POLICY_INVALID_FIELD',
+        `creationTimestamp ${JSON.stringify(stamp)} is not an RFC 3339 time`,
+        'write it like 2024-05-01T10:00:00Z',
+      );
+    } else {
+      // Normalised to UTC so string order is time order.
+      created = new Date(time).toISOString();
+    }
+  }
+  if (name === undefined) return undefined;
+  ctx.object = namespaced ? `${kind} ${namespace}/${name}` : `${kind} ${name}`;
+  return {
+    kind,
+    apiVersion,
+    name,
+    namespace: namespaced ? namespace : name,
+    labels,
+    annotations,
+    created,
+    at: ctx.at([]),
+  };
+}
+
+export function readNamespace(ctx: ReadContext, meta: ObjectMeta): Namespace {
+  void ctx;
+  return { meta };
+}
+
+/** A port given as a number (1–65535) or a container-port name. */
+export function readPort(
+  ctx: ReadContext,
+  path: Path,
+  required: boolean,
+): number | string | undefined {
+  const value = ctx.get(path);
+  if (value === undefined || value === null) {
+    if (required) ctx.fail(path, 'POLICY_MISSING_FIELD', `${path.join('.')} is required`);
+    return undefined;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 1 || value > 65535) {
+      return ctx.fail(
+        path,
+        'POLICY_INVALID_PORT',
+        `port ${value} must be an integer from 1 to 65535`,
+      );
+    }
+    return value;
+  }
+  if (typeof value === 'string') {
+    if (/^\d+$/.test(value)) {
+      return ctx.fail(
+        path,
+        'POLICY_INVALID_PORT',
+        `port ${JSON.stringify(value)} is a quoted number`,
+        'write the port without quotes',
+      );
+    }
+    if (value.length > 15 || !PORT_NAME.test(value)) {
+      return ctx.fail(
+        path,
+        'POLICY_INVALID_PORT',
+        `port name ${JSON.stringify(value)} must be at most 15 lowercase letters, digits or '-', with a letter`,
+      );
+    }
+    return value;
+  }
+  return ctx.fail(path, 'POLICY_INVALID_PORT', `port must be a number or a port name`);
+}
+
+const PROBES = [
+  ['livenessProbe', 'liveness'],
+  ['readinessProbe', 'readiness'],
+  ['startupProbe', 'startup'],
+] as const;
+
+export function readPod(ctx: ReadContext, meta: ObjectMeta): Pod {
+  const ports: ContainerPort[] = [];
+  const probes: Probe[] = [];
+  (ctx.list(['spec', 'containers']) ?? []).forEach((container, c) => {
+    if (!isRecord(container))
+      return void ctx.fail(
+        ['spec', 'containers', c],
+        'POLICY_INVALID_FIELD',
+        'a container must be a mapping',
+      );
+    const containerName = ctx.string(['spec', 'containers', c, 'name']) ?? `#${c}`;
+    (ctx.list(['spec', 'containers', c, 'ports']) ?? []).forEach((_, p) => {
+      const base = ['spec', 'containers', c, 'ports', p];
+      const port = readPort(ctx, [...base, 'containerPort'], true);
+      if (typeof port === 'string')
+        return void ctx.fail(
+          [...base, 'containerPort'],
+          'POLICY_INVALID_PORT',
+          'containerPort must be a number',
+        );
+      const name = ctx.string([...base, 'name']);
+      if (port !== undefined) ports.push(name === undefined ? { port } : { name, port });
+    });
+    for (const [field, kind] of PROBES) {
+      const base = ['spec', 'containers', c, field, 'httpGet'];
+      if (ctx.record(base) === undefined) continue;
+      const port = readPort(ctx, [...base, 'port'], true);
+      const path = ctx.string([...base, 'path']) ?? '/';
+      if (port !== undefined) probes.push({ kind, container: containerName, port, path });
+    }
+  });
+  return { meta, ports, probes };
+}
+
+export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefined {
+  if (!ctx.has(['spec', 'podSelector'])) {
+    ctx.fail(
+      ['spec'],
+      'POLICY_MISSING_FIELD',
+      'spec.podSelector is required',
+      'use podSelector: {} to select every pod of the namespace',
+    );
+  }
+  const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'podSelector']), {
+    path: 'spec.podSelector',
+  });
+  for (const error of errors) {
+    const path = (error.source.path ?? 'spec.podSelector')
+      .split(/\.|(?=\[)/)
+      .map((p) => (p.startsWith('[') ? Number(p.slice(1, -1)) : p));
+    ctx.fail(path, 'POLICY_INVALID_SELECTOR', error.message);
+  }
+  const port = readPort(ctx, ['spec', 'port'], true);
+  const protocol = ctx.string(['spec', 'proxyProtocol']) ?? 'unknown';
+  if (!(PROXY_PROTOCOLS as readonly string[]).includes(protocol)) {
+    ctx.fail(
+      ['spec', 'proxyProtocol'],
+      'POLICY_INVALID_PROTOCOL',
+      `unknown proxyProtocol ${JSON.stringify(protocol)}, expected one of ${PROXY_PROTOCOLS.join(', ')}`,
+    );
+  }
+  const accessPolicy = ctx.string(['spec', 'accessPolicy']) ?? 'deny';
+  if (!(DEFAULT_POLICIES as readonly string[]).includes(accessPolicy)) {
+    ctx.fail(
+      ['spec', 'accessPolicy'],
+      'POLICY_INVALID_ACCESS_POLICY',
+      `unknown accessPolicy ${JSON.stringify(accessPolicy)}, expected one of ${DEFAULT_POLICIES.join(', ')}`,
+    );
+  }
+  if (selector === undefined || port === undefined || ctx.problems.length > 0) return undefined;
+  return {
+    meta,
+    podSelector: selector,
+    port,
+    proxyProtocol: protocol as ProxyProtocol,
+    accessPolicy: accessPolicy as DefaultPolicy,
+  };
+}

@@ -1,0 +1,246 @@
+/**
+ * Readers for the roadmap extension (`policy.labelwise.dev/v1alpha1`): HttpRouteGroup,
+ * HttpRouteBinding, HttpRouteClass, TimeoutPolicy and HeaderRewritePolicy.
+ */
+import { LabelwiseError } from '../../errors.js';
+import {
+  fromLabelSelector,
+  requirement,
+  selectorOf,
+  validateLabels,
+} from '../../selector/index.js';
+import type { Operator, Requirement } from '../../selector/index.js';
+import { parseTemplate } from '../path-template.js';
+import type {
+  GroupRoute,
+  HeaderRewritePolicy,
+  HttpRouteBinding,
+  HttpRouteClass,
+  HttpRouteGroup,
+  ObjectMeta,
+  PolicyTarget,
+  RewriteRule,
+  TimeoutPolicy,
+} from '../types.js';
+import type { Path, ReadContext } from './read-context.js';
+import { parseDuration } from './read-routes.js';
+
+/** Route labels derived by the model; users may not set them. */
+export const METHOD_LABEL = 'http.linkerd.io/method';
+export const PATH_LABEL = 'http.linkerd.io/path';
+export const PARAM_PREFIX = 'path.http.linkerd.io/';
+/** Request header `x` appears to rewrite-rule selectors as the label `header.http.labelwise.dev/x`. */
+export const HEADER_PREFIX = 'header.http.labelwise.dev/';
+/** Labels naming the binding and group a route came from (for classes and the linter). */
+export const BINDING_LABEL = 'policy.labelwise.dev/binding';
+export const GROUP_LABEL = 'policy.labelwise.dev/group';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
+const TARGET_KINDS: readonly PolicyTarget['kind'][] = [
+  'Server',
+  'HttpRouteBinding',
+  'HttpRouteClass',
+  'HTTPRoute',
+  'GRPCRoute',
+];
+
+export function readRouteGroup(ctx: ReadContext, meta: ObjectMeta): HttpRouteGroup | undefined {
+  const routes: GroupRoute[] = [];
+  const shapes = new Map<string, string>();
+  (ctx.list(['spec', 'routes'], { required: true }) ?? []).forEach((_, i) => {
+    const base = ['spec', 'routes', i];
+    const path = ctx.string([...base, 'path']);
+    const ref = ctx.string([...base, 'routeGroupRef', 'name'], { nonEmpty: true });
+    const methods = ctx.strings([...base, 'methods']) ?? [];
+    methods.forEach((method, m) => {
+      if (!METHODS.includes(method))
+        ctx.fail(
+          [...base, 'methods', m],
+          'POLICY_INVALID_MATCH',
+          `unknown method ${JSON.stringify(method)}`,
+        );
+    });
+    const labels = ctx.stringMap([...base, 'labels']);
+    for (const error of validateLabels(labels, 'kubernetes')) {
+      ctx.fail(
+        [...base, 'labels', error.source.label ?? ''],
+        'POLICY_INVALID_LABEL',
+        error.message,
+      );
+    }
+    for (const key of Object.keys(labels)) {
+      if (
+        key === METHOD_LABEL ||
+        key === PATH_LABEL ||
+        key.startsWith(PARAM_PREFIX) ||
+        key === BINDING_LABEL ||
+        key === GROUP_LABEL
+      ) {
+        ctx.fail(
+          [...base, 'labels', key],
+          'POLICY_RESERVED_LABEL',
+          `label ${JSON.stringify(key)} is derived from the route and cannot be set`,
+        );
+      }
+    }
+    if ((path === undefined) === (ref === undefined)) {
+      ctx.fail(base, 'POLICY_INVALID_ROUTE', 'a route needs exactly one of path or routeGroupRef');
+      return;
+    }
+    if (path !== undefined) {
+      const template = parseTemplate(path);
+      if ('error' in template) {
+        ctx.fail([...base, 'path'], 'POLICY_INVALID_TEMPLATE', template.error);
+        return;
+      }
+      for (const method of methods.length === 0 ? ['*'] : methods) {
+        // Any-method routes conflict with every method of the same shape.
+        const keys = method === '*' ? [...METHODS, '*'] : [method, '*'];
+        const clash = keys
+          .map((k) => shapes.get(`${k} ${template.shape}`))
+          .find((v) => v !== undefined);
+        if (clash !== undefined) {
+          ctx.fail(
+            [...base, 'path'],
+            'POLICY_TEMPLATE_CONFLICT',
+            `${method === '*' ? 'any method' : method} ${path} conflicts with ${clash} in the same group`,
+            'two routes of one group may not share a method and a path shape',
+          );
+        }
+        shapes.set(
+          `${method} ${template.shape}`,
+          `${method === '*' ? 'any method' : method} ${path} (routes[${i}])`,
+        );
+      }
+    }
+    routes.push({
+      methods,
+      ...(path === undefined ? {} : { path }),
+      ...(ref === undefined ? {} : { routeGroupRef: ref }),
+      labels,
+      at: ctx.at(base),
+    });
+  });
+  if (ctx.problems.length > 0) return undefined;
+  return { meta, routes };
+}
+
+function readServerTarget(ctx: ReadContext): string | undefined {
+  const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
+  const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
+  if (kind !== undefined && kind !== 'Server') {
+    return ctx.fail(
+      ['spec', 'targetRef', 'kind'],
+      'POLICY_UNSUPPORTED_REF',
+      `targetRef must be a Server, found ${JSON.stringify(kind)}`,
+    );
+  }
+  return name;
+}
+
+export function readRouteBinding(ctx: ReadContext, meta: ObjectMeta): HttpRouteBinding | undefined {
+  const server = readServerTarget(ctx);
+  const groups: string[] = [];
+  (ctx.list(['spec', 'routeRefs'], { required: true }) ?? []).forEach((_, i) => {
+    const name = ctx.string(['spec', 'routeRefs', i, 'name'], { required: true, nonEmpty: true });
+    if (name !== undefined) groups.push(name);
+  });
+  if (server === undefined || ctx.problems.length > 0) return undefined;
+  return { meta, server, groups };
+}
+
+export function readRouteClass(ctx: ReadContext, meta: ObjectMeta): HttpRouteClass | undefined {
+  const server = readServerTarget(ctx);
+  if (!ctx.has(['spec', 'routeSelector']))
+    ctx.fail(['spec'], 'POLICY_MISSING_FIELD', 'spec.routeSelector is required');
+  // Route labels hold paths and templates, which are not Kubernetes label values: no profile.
+  const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'routeSelector']), {
+    path: 'spec.routeSelector',
+    profile: 'none',
+  });
+  for (const error of errors)
+    ctx.fail(['spec', 'routeSelector'], 'POLICY_INVALID_SELECTOR', error.message);
+  if (server === undefined || selector === undefined || ctx.problems.length > 0) return undefined;
+  return { meta, server, routeSelector: selector };
+}
+
+function readTarget(ctx: ReadContext): PolicyTarget | undefined {
+  const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
+  const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
+  if (kind === undefined || name === undefined) return undefined;
+  if (!(TARGET_KINDS as readonly string[]).includes(kind)) {
+    return ctx.fail(
+      ['spec', 'targetRef', 'kind'],
+      'POLICY_UNSUPPORTED_REF',
+      `targetRef kind must be one of ${TARGET_KINDS.join(', ')}, found ${JSON.stringify(kind)}`,
+    );
+  }
+  return { kind: kind as PolicyTarget['kind'], name, at: ctx.at(['spec', 'targetRef']) };
+}
+
+export function readTimeoutPolicy(ctx: ReadContext, meta: ObjectMeta): TimeoutPolicy | undefined {
+  const target = readTarget(ctx);
+  const timeout = ctx.string(['spec', 'timeout'], { required: true });
+  const ms = timeout === undefined ? undefined : parseDuration(timeout);
+  if (timeout !== undefined && ms === undefined) {
+    ctx.fail(
+      ['spec', 'timeout'],
+      'POLICY_INVALID_DURATION',
+      `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
+    );
+  }
+  if (target === undefined || timeout === undefined || ms === undefined || ctx.problems.length > 0)
+    return undefined;
+  return { meta, target, timeout, ms };
+}
+
+function readRewriteMatch(ctx: ReadContext, path: Path): Requirement[] {
+  const out: Requirement[] = [];
+  (ctx.list(path) ?? []).forEach((_, i) => {
+    const isHeader = ctx.get([...path, i, 'header']) !== undefined;
+    const base = [...path, i, isHeader ? 'header' : 'label'];
+    const key = ctx.string([...base, 'key'], { required: true, nonEmpty: true });
+    const op = ctx.string([...base, 'op'], { required: true });
+    const values = ctx.strings([...base, 'values']) ?? [];
+    if (key === undefined || op === undefined) return;
+    try {
+      out.push(
+        requirement(
+          isHeader ? `${HEADER_PREFIX}${key.toLowerCase()}` : key,
+          op as Operator,
+          values,
+          { path: `${base.join('.')}` },
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof LabelwiseError)) throw error;
+      ctx.fail([...base, 'op'], 'POLICY_INVALID_SELECTOR', error.message);
+    }
+  });
+  return out;
+}
+
+export function readHeaderRewritePolicy(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): HeaderRewritePolicy | undefined {
+  const target = readTarget(ctx);
+  const rules: RewriteRule[] = [];
+  (ctx.list(['spec', 'rules'], { required: true }) ?? []).forEach((_, i) => {
+    const base = ['spec', 'rules', i];
+    const set = ctx.stringMap([...base, 'set']);
+    const clear = (ctx.strings([...base, 'clear']) ?? []).map((h) => h.toLowerCase());
+    const lowered: Record<string, string> = Object.create(null);
+    for (const [k, v] of Object.entries(set)) lowered[k.toLowerCase()] = v;
+    if (Object.keys(lowered).length === 0 && clear.length === 0) {
+      ctx.fail(base, 'POLICY_INVALID_REWRITE', 'a rewrite rule needs set or clear');
+    }
+    rules.push({
+      set: lowered,
+      clear,
+      match: selectorOf(readRewriteMatch(ctx, [...base, 'match'])),
+    });
+  });
+  if (target === undefined || ctx.problems.length > 0) return undefined;
+  return { meta, target, rules };
+}

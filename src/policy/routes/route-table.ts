@@ -1,0 +1,357 @@
+/**
+ * Route selection (spec §4). For one Server, which route rule does a request hit?
+ *
+ * 1. Hosts first: a route without hostnames matches any host and ranks last; an exact hostname
+ *    beats a wildcard; a longer wildcard (more labels) beats a shorter one.
+ * 2. Then the match score. `linkerd` (the proxy's order): matched path length — Exact and
+ *    PathPrefix are not told apart, `/` scores 1, a prefix matches whole segments and ignores
+ *    trailing slashes, a regular expression must match the whole path and scores its length —
+ *    then the number of header matchers, of query matchers, then whether a method is set.
+ *    `gateway-api` (the Gateway API's order): Exact beats PathPrefix beats RegularExpression,
+ *    longer paths first, then method, then headers, then query parameters.
+ * 3. Ties: the oldest route, then its name, then rule order.
+ *
+ * Extension routes (path templates) score like a regular expression — the whole path — and
+ * among themselves the most specific template wins (see `path-template.ts`).
+ */
+import type { Labels } from '../../selector/index.js';
+import type { Authorization } from '../compile/authorizations.js';
+import type { Template } from '../path-template.js';
+import { TemplateRouter } from '../path-template.js';
+import type {
+  HeaderRewritePolicy,
+  Location,
+  Precedence,
+  RouteMatchSpec,
+  RouteRule,
+} from '../types.js';
+import type { PolicyRequest } from './request.js';
+
+export type RouteKind = 'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup';
+
+/** A timeout that applies to a route, with where it came from. */
+export interface AppliedTimeout {
+  readonly source: string;
+  readonly timeout: string;
+  readonly ms: number;
+}
+
+export interface CompiledRoute {
+  /** HTTPRoute/GRPCRoute name, `default`, `probe`, or `group:<group>` for extension routes. */
+  readonly name: string;
+  readonly kind: RouteKind;
+  readonly created: string;
+  readonly hostnames: readonly string[];
+  readonly rules: readonly RouteRule[];
+  /** Route labels: metadata labels, or for extension routes the derived and declared labels. */
+  readonly labels: Labels;
+  /** Route-level authorizations (the Server's apply too). */
+  readonly authorizations: readonly Authorization[];
+  readonly timeouts: readonly AppliedTimeout[];
+  /** Exclusive rewrite policies, oldest first. */
+  readonly rewrites: readonly HeaderRewritePolicy[];
+  /** Extension routes: the template and methods (empty: any). */
+  readonly template?: {
+    readonly template: Template;
+    readonly methods: readonly string[];
+    readonly binding: string;
+    readonly group: string;
+    readonly index: number;
+  };
+  readonly at?: Location;
+}
+
+/** The winning route rule for a request. */
+export interface RouteHit {
+  readonly route: CompiledRoute;
+  readonly rule: number;
+  readonly match: number;
+  readonly score: readonly number[];
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+interface Entry {
+  readonly route: CompiledRoute;
+  readonly order: number;
+  readonly rule: number;
+  readonly match: number;
+  readonly spec: RouteMatchSpec;
+}
+
+/** Path score kinds for gateway-api precedence. */
+const KIND_EXACT = 3;
+const KIND_PREFIX = 2;
+const KIND_PATTERN = 1;
+
+/** Length of `path` matched by `spec.path`, or -1. Linkerd's proxy rules (see the module doc). */
+export function pathMatchLength(spec: RouteMatchSpec, path: string): number {
+  const p = spec.path;
+  if (p.type === 'Exact') return p.value === path ? p.value.length : -1;
+  if (p.type === 'RegularExpression') {
+    // Leftmost-first search, then require that the match spans the whole path (what the proxy
+    // does): `/a|/ab` does not match `/ab`.
+    p.regex.lastIndex = 0;
+    const m = p.regex.exec(path);
+    return m !== null && m.index === 0 && m[0].length === path.length ? path.length : -1;
+  }
+  if (p.value === '/') return 1;
+  const prefix = trimSlashes(p.value);
+  const trimmed = trimSlashes(path);
+  if (!trimmed.startsWith(prefix)) return -1;
+  return trimmed.length === prefix.length || trimmed.charCodeAt(prefix.length) === 47
+    ? prefix.length
+    : -1;
+}
+
+function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** Host rank: [kind, labels]: exact [2, 0], wildcard [1, labels of the suffix], none [0, 0]; undefined: no match. */
+export function hostRank(
+  hostnames: readonly string[],
+  host: string | undefined,
+): readonly [number, number] | undefined {
+  if (hostnames.length === 0) return [0, 0];
+  if (host === undefined) return undefined;
+  let best: [number, number] | undefined;
+  for (const name of hostnames) {
+    if (name.startsWith('*.')) {
+      const suffix = name.slice(1);
+      if (host.length > suffix.length && host.endsWith(suffix)) {
+        const labels = suffix.split('.').length - 1;
+        if (best === undefined || (best[0] === 1 && best[1] < labels)) best = [1, labels];
+      }
+    } else if (name === host) return [2, 0];
+  }
+  return best;
+}
+
+function valuesMatch(
+  matchers: RouteMatchSpec['headers'],
+  values: Readonly<Record<string, string>>,
+): boolean {
+  for (const m of matchers) {
+    const actual = values[m.name];
+    if (typeof actual !== 'string') return false;
+    if (m.type === 'Exact') {
+      if (actual !== m.value) return false;
+    } else {
+      m.regex.lastIndex = 0;
+      const found = m.regex.exec(actual);
+      if (found === null || found.index !== 0 || found[0].length !== actual.length) return false;
+    }
+  }
+  return true;
+}
+
+/** Scores one match against a request; undefined when it does not match. */
+export function scoreMatch(
+  spec: RouteMatchSpec,
+  request: PolicyRequest,
+  host: readonly [number, number],
+  precedence: Precedence,
+): number[] | undefined {
+  if (spec.method !== undefined && spec.method !== request.method) return undefined;
+  const length = pathMatchLength(spec, request.path);
+  if (length < 0) return undefined;
+  if (!valuesMatch(spec.headers, request.headers)) return undefined;
+  if (!valuesMatch(spec.queryParams, request.query)) return undefined;
+  const method = spec.method === undefined ? 0 : 1;
+  if (precedence === 'linkerd')
+    return [host[0], host[1], length, spec.headers.length, spec.queryParams.length, method];
+  const kind =
+    spec.path.type === 'Exact'
+      ? KIND_EXACT
+      : spec.path.type === 'PathPrefix'
+        ? KIND_PREFIX
+        : KIND_PATTERN;
+  return [host[0], host[1], kind, length, method, spec.headers.length, spec.queryParams.length];
+}
+
+function templateScore(
+  request: PolicyRequest,
+  methods: readonly string[],
+  precedence: Precedence,
+): number[] {
+  const method = methods.length === 0 ? 0 : 1;
+  if (precedence === 'linkerd') return [0, 0, request.path.length, 0, 0, method];
+  return [0, 0, KIND_PATTERN, request.path.length, method, 0, 0];
+}
+
+/** Lexicographic comparison of two scores. */
+export function compareScores(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Tie order of routes: oldest first (no timestamp counts as newest), then name. */
+export function compareRoutes(
+  a: { created: string; name: string },
+  b: { created: string; name: string },
+): number {
+  if (a.created !== b.created) {
+    if (a.created === '') return 1;
+    if (b.created === '') return -1;
+    return a.created < b.created ? -1 : 1;
+  }
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** One considered candidate, for traces. */
+export interface Considered {
+  readonly route: string;
+  readonly rule: number;
+  readonly score: readonly number[] | null;
+}
+
+/**
+ * The routes of one Server, indexed for lookup. Exact paths sit in a map, prefixes in a map by
+ * normalised prefix (a request probes one key per path segment), templates in a segment trie;
+ * only regular expressions are scanned. {@link RouteTable.scan} is the naive reference.
+ */
+export class RouteTable {
+  readonly routes: readonly CompiledRoute[];
+  private readonly entries: Entry[] = [];
+  private readonly exact = new Map<string, Entry[]>();
+  private readonly prefix = new Map<string, Entry[]>();
+  private readonly patterns: Entry[] = [];
+  private readonly templates = new TemplateRouter<{ route: CompiledRoute; order: number }>();
+  private readonly templateRoutes: { route: CompiledRoute; order: number }[] = [];
+
+  constructor(routes: readonly CompiledRoute[]) {
+    this.routes = [...routes].sort(compareRoutes);
+    this.routes.forEach((route, order) => {
+      if (route.template !== undefined) {
+        const value = { route, order };
+        this.templates.add(route.template.template, route.template.methods, value);
+        this.templateRoutes.push(value);
+        return;
+      }
+      route.rules.forEach((rule, r) =>
+        rule.matches.forEach((spec, m) => {
+          const entry: Entry = { route, order, rule: r, match: m, spec };
+          this.entries.push(entry);
+          if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
+          else if (spec.path.type === 'PathPrefix')
+            push(this.prefix, spec.path.value === '/' ? '/' : trimSlashes(spec.path.value), entry);
+          else this.patterns.push(entry);
+        }),
+      );
+    });
+  }
+
+  /**
+   * The best route rule for `request`, or null (404). With `considered`, every matching
+   * candidate is appended with its score. Deterministic; never throws.
+   */
+  find(request: PolicyRequest, precedence: Precedence, considered?: Considered[]): RouteHit | null {
+    let best: { entry: Entry; score: number[] } | undefined;
+    const consider = (entry: Entry): void => {
+      const host = hostRank(entry.route.hostnames, request.host);
+      if (host === undefined) return;
+      const score = scoreMatch(entry.spec, request, host, precedence);
+      if (score === undefined) return;
+      considered?.push({ route: entry.route.name, rule: entry.rule, score });
+      if (best === undefined || better(score, entry, best.score, best.entry))
+        best = { entry, score };
+    };
+    const exact = this.exact.get(request.path);
+    if (exact !== undefined) for (const e of exact) consider(e);
+    const root = this.prefix.get('/');
+    if (root !== undefined) for (const e of root) consider(e);
+    if (this.prefix.size > (root === undefined ? 0 : 1)) {
+      const trimmed = trimSlashes(request.path);
+      const empty = this.prefix.get('');
+      if (empty !== undefined) for (const e of empty) consider(e);
+      for (let i = 1; i <= trimmed.length; i++) {
+        if (i < trimmed.length && trimmed.charCodeAt(i) !== 47) continue;
+        const list = this.prefix.get(i === trimmed.length ? trimmed : trimmed.slice(0, i));
+        if (list !== undefined) for (const e of list) consider(e);
+      }
+    }
+    for (const e of this.patterns) consider(e);
+    let hit: RouteHit | null =
+      best === undefined
+        ? null
+        : {
+            route: best.entry.route,
+            rule: best.entry.rule,
+            match: best.entry.match,
+            score: best.score,
+          };
+    if (this.templateRoutes.length > 0) {
+      const t = this.templates.find(request.method, request.path);
+      if (t !== null) {
+        const score = templateScore(request, t.value.route.template?.methods ?? [], precedence);
+        considered?.push({
+          route: t.value.route.name,
+          rule: t.value.route.template?.index ?? 0,
+          score,
+        });
+        const order = t.value.order;
+        if (
+          hit === null ||
+          compareScores(score, hit.score) > 0 ||
+          (compareScores(score, hit.score) === 0 && order < this.routes.indexOf(hit.route))
+        ) {
+          hit = { route: t.value.route, rule: 0, match: 0, score, params: t.params };
+        }
+      }
+    }
+    return hit;
+  }
+
+  /** The naive reference: every match of every route scored, templates matched one by one. */
+  scan(request: PolicyRequest, precedence: Precedence): RouteHit | null {
+    let best: RouteHit | undefined;
+    let bestOrder = 0;
+    this.routes.forEach((route, order) => {
+      if (route.template !== undefined) return;
+      route.rules.forEach((rule, r) =>
+        rule.matches.forEach((spec, m) => {
+          const host = hostRank(route.hostnames, request.host);
+          if (host === undefined) return;
+          const score = scoreMatch(spec, request, host, precedence);
+          if (score === undefined) return;
+          const c = best === undefined ? 1 : compareScores(score, best.score);
+          if (
+            c > 0 ||
+            (c === 0 &&
+              best !== undefined &&
+              (order < bestOrder ||
+                (order === bestOrder && (r < best.rule || (r === best.rule && m < best.match)))))
+          ) {
+            best = { route, rule: r, match: m, score };
+            bestOrder = order;
+          }
+        }),
+      );
+    });
+    return best ?? null;
+  }
+
+  /** Extension routes only, for the template benchmark and tests. */
+  get templateRouter(): TemplateRouter<{ route: CompiledRoute; order: number }> {
+    return this.templates;
+  }
+}
+
+function better(score: number[], entry: Entry, bestScore: number[], bestEntry: Entry): boolean {
+  const c = compareScores(score, bestScore);
+  if (c !== 0) return c > 0;
+  if (entry.order !== bestEntry.order) return entry.order < bestEntry.order;
+  if (entry.rule !== bestEntry.rule) return entry.rule < bestEntry.rule;
+  return entry.match < bestEntry.match;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

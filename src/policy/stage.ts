@@ -1,0 +1,64 @@
+/** The policy stage of `labelwise build`. */
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Finding, StageResult } from '../findings.js';
+import { compilePolicy } from './api.js';
+import { renderModel } from './compile/render.js';
+import { loadPolicyDir } from './io/read-dir.js';
+import { sortProblems } from './lint/index.js';
+import { lintModel } from './lint/index.js';
+import type { SettingsInput } from './settings.js';
+import type { PolicyProblem } from './types.js';
+
+/** Options for {@link buildPolicyStage}. */
+export interface PolicyStageOptions {
+  /** The repository root finding paths are relative to. Default: `dir`. */
+  root?: string;
+  /** Cluster settings. Default: Linkerd's install defaults. */
+  settings?: SettingsInput;
+}
+
+function toFinding(p: PolicyProblem): Finding {
+  return {
+    module: 'policy',
+    severity: p.severity,
+    code: p.code,
+    ...(p.object === undefined ? {} : { object: p.object }),
+    ...(p.file === undefined ? {} : { file: p.file }),
+    ...(p.line === undefined ? {} : { line: p.line }),
+    message: p.path === undefined ? p.message : `${p.path}: ${p.message}`,
+  };
+}
+
+/**
+ * Loads, validates, compiles and lints the policy directory `dir`. Returns admission errors and
+ * lint findings (file paths relative to `root`), `policy/compiled.json` as the one output, and
+ * counts. Writes nothing. Throws only when `dir` cannot be read (`unavailable`).
+ */
+export async function buildPolicyStage(
+  dir: string,
+  options: PolicyStageOptions = {},
+): Promise<StageResult> {
+  const root = resolve(options.root ?? dir);
+  const absolute = isAbsolute(dir) ? dir : resolve(dir);
+  const loaded = await loadPolicyDir(absolute, { root });
+  const model = compilePolicy(loaded.resources, options.settings ?? {});
+  const problems = sortProblems([...loaded.problems, ...lintModel(model)]);
+  const compiled = renderModel(model);
+  const r = loaded.resources;
+  const routes = r.routes.length + r.routeGroups.reduce((n, g) => n + g.routes.length, 0);
+  const authorizations = r.authorizationPolicies.length + r.serverAuthorizations.length;
+  return {
+    findings: problems.map(toFinding),
+    outputs: { 'policy/compiled.json': `${JSON.stringify(compiled, null, 2)}\n` },
+    counts: {
+      files: loaded.files.length,
+      pods: r.pods.length,
+      servers: r.servers.length,
+      routes,
+      authorizations,
+      errors: problems.filter((p) => p.severity === 'error').length,
+      warnings: problems.filter((p) => p.severity === 'warning').length,
+    },
+    data: { directory: relative(root, absolute) || '.', compiled, findings: problems },
+  };
+}

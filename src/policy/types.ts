@@ -1,0 +1,298 @@
+/**
+ * The resource model of `src/policy`: what the loader produces from Kubernetes YAML, already
+ * validated and normalised. Everything here is plain, immutable data; the compiler and the
+ * authorizer read it and never the YAML.
+ */
+import type { Labels, Selector } from '../selector/index.js';
+
+/** Where an object (or one of its fields) sits in the input. `file` is relative to the root. */
+export interface Location {
+  readonly file: string;
+  readonly line: number;
+  /** JSON-style path inside the document, e.g. `spec.rules[0].matches[1].path`. */
+  readonly path?: string;
+}
+
+/** The metadata every loaded object keeps. */
+export interface ObjectMeta {
+  readonly kind: string;
+  readonly apiVersion: string;
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels: Labels;
+  readonly annotations: Readonly<Record<string, string>>;
+  /**
+   * `metadata.creationTimestamp` as written (RFC 3339), or `''` when absent. Absent sorts
+   * after every timestamp: an object not yet created is the newest.
+   */
+  readonly created: string;
+  readonly at: Location;
+}
+
+/** One problem found while loading, validating, compiling or linting. */
+export interface PolicyProblem {
+  readonly severity: 'error' | 'warning';
+  /** Stable `POLICY_*` code. */
+  readonly code: string;
+  /** `Kind ns/name` of the object concerned, when there is one. */
+  readonly object?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly path?: string;
+  readonly message: string;
+  readonly hint?: string;
+  /** Evidence for overlap findings: a witness pod's labels or a witness request. */
+  readonly witness?: Readonly<Record<string, unknown>>;
+}
+
+export interface Namespace {
+  readonly meta: ObjectMeta;
+}
+
+export interface ContainerPort {
+  readonly name?: string;
+  readonly port: number;
+}
+
+/** An HTTP probe of a container: `GET path` on a port given by number or name. */
+export interface Probe {
+  readonly kind: 'liveness' | 'readiness' | 'startup';
+  readonly container: string;
+  readonly port: number | string;
+  readonly path: string;
+}
+
+export interface Pod {
+  readonly meta: ObjectMeta;
+  readonly ports: readonly ContainerPort[];
+  readonly probes: readonly Probe[];
+}
+
+/** The default policy names Linkerd knows (`audit` allows everything and is flagged). */
+export const DEFAULT_POLICIES = [
+  'all-unauthenticated',
+  'all-authenticated',
+  'cluster-unauthenticated',
+  'cluster-authenticated',
+  'deny',
+  'audit',
+] as const;
+export type DefaultPolicy = (typeof DEFAULT_POLICIES)[number];
+
+export const PROXY_PROTOCOLS = ['unknown', 'HTTP/1', 'HTTP/2', 'gRPC', 'opaque', 'TLS'] as const;
+export type ProxyProtocol = (typeof PROXY_PROTOCOLS)[number];
+
+export interface Server {
+  readonly meta: ObjectMeta;
+  readonly podSelector: Selector;
+  readonly port: number | string;
+  readonly proxyProtocol: ProxyProtocol;
+  readonly accessPolicy: DefaultPolicy;
+}
+
+export type PathMatch =
+  | { readonly type: 'Exact' | 'PathPrefix'; readonly value: string }
+  | { readonly type: 'RegularExpression'; readonly value: string; readonly regex: RegExp };
+
+export type ValueMatch =
+  | { readonly name: string; readonly type: 'Exact'; readonly value: string }
+  | {
+      readonly name: string;
+      readonly type: 'RegularExpression';
+      readonly value: string;
+      readonly regex: RegExp;
+    };
+
+/** One `matches[]` entry. A rule without matches has one implicit match: PathPrefix `/`. */
+export interface RouteMatchSpec {
+  readonly path: PathMatch;
+  /** Header names are lower-cased at load (HTTP header names are case-insensitive). */
+  readonly headers: readonly ValueMatch[];
+  readonly queryParams: readonly ValueMatch[];
+  readonly method?: string;
+  /** Set for extension routes: the path template replaces `path`. */
+  readonly template?: string;
+}
+
+export type RouteFilter =
+  | {
+      readonly type: 'RequestHeaderModifier' | 'ResponseHeaderModifier';
+      readonly set: Readonly<Record<string, string>>;
+      readonly add: Readonly<Record<string, string>>;
+      readonly remove: readonly string[];
+    }
+  | {
+      readonly type: 'RequestRedirect';
+      readonly scheme?: string;
+      readonly hostname?: string;
+      readonly path?: string;
+      readonly port?: number;
+      readonly statusCode: number;
+    };
+
+export interface RouteRule {
+  readonly matches: readonly RouteMatchSpec[];
+  readonly filters: readonly RouteFilter[];
+  /** `timeouts.request` as written, e.g. `10s`. */
+  readonly timeout?: string;
+}
+
+/** A parentRef after reading: usable for inbound policy or ignored, with the reason. */
+export interface ParentRef {
+  readonly name: string;
+  readonly inbound: boolean;
+  readonly ignoredBecause?: string;
+  readonly at: Location;
+}
+
+export interface HttpRoute {
+  readonly meta: ObjectMeta;
+  /** `HTTPRoute` (either API group) or `GRPCRoute`. */
+  readonly kind: 'HTTPRoute' | 'GRPCRoute';
+  readonly parents: readonly ParentRef[];
+  /** Lower-cased; exact names or one leading `*.`. */
+  readonly hostnames: readonly string[];
+  readonly rules: readonly RouteRule[];
+}
+
+export interface ObjectRef {
+  readonly group: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly namespace?: string;
+  readonly at: Location;
+}
+
+export interface AuthorizationPolicy {
+  readonly meta: ObjectMeta;
+  readonly targetRef: ObjectRef;
+  readonly requiredAuthenticationRefs: readonly ObjectRef[];
+}
+
+export interface ServiceAccountRef {
+  readonly name: string;
+  readonly namespace: string;
+}
+
+export interface MeshTLSAuthentication {
+  readonly meta: ObjectMeta;
+  readonly identities: readonly string[];
+  /** `identityRefs` to ServiceAccounts (`name` may be `*`) and Namespaces. */
+  readonly identityRefs: readonly {
+    readonly kind: 'ServiceAccount' | 'Namespace';
+    readonly name: string;
+    readonly namespace: string;
+  }[];
+}
+
+export interface NetworkSpec {
+  readonly cidr: string;
+  readonly except: readonly string[];
+}
+
+export interface NetworkAuthentication {
+  readonly meta: ObjectMeta;
+  readonly networks: readonly NetworkSpec[];
+}
+
+export interface ServerAuthorization {
+  readonly meta: ObjectMeta;
+  readonly server: { readonly name: string } | { readonly selector: Selector };
+  readonly client: {
+    /** Absent: the cluster networks. */
+    readonly networks?: readonly NetworkSpec[];
+    readonly unauthenticated: boolean;
+    readonly meshTLS?: {
+      readonly unauthenticatedTLS: boolean;
+      readonly identities: readonly string[];
+      readonly serviceAccounts: readonly ServiceAccountRef[];
+    };
+  };
+}
+
+/** One route of an HttpRouteGroup: methods and a path template, or a nested group. */
+export interface GroupRoute {
+  readonly methods: readonly string[];
+  readonly path?: string;
+  readonly routeGroupRef?: string;
+  readonly labels: Labels;
+  readonly at: Location;
+}
+
+export interface HttpRouteGroup {
+  readonly meta: ObjectMeta;
+  readonly routes: readonly GroupRoute[];
+}
+
+export interface HttpRouteBinding {
+  readonly meta: ObjectMeta;
+  readonly server: string;
+  readonly groups: readonly string[];
+}
+
+export interface HttpRouteClass {
+  readonly meta: ObjectMeta;
+  readonly server: string;
+  readonly routeSelector: Selector;
+}
+
+/** A target of the extension's composable policies. */
+export interface PolicyTarget {
+  readonly kind: 'Server' | 'HttpRouteBinding' | 'HttpRouteClass' | 'HTTPRoute' | 'GRPCRoute';
+  readonly name: string;
+  readonly at: Location;
+}
+
+export interface TimeoutPolicy {
+  readonly meta: ObjectMeta;
+  readonly target: PolicyTarget;
+  readonly timeout: string;
+  readonly ms: number;
+}
+
+export interface RewriteRule {
+  readonly set: Readonly<Record<string, string>>;
+  readonly clear: readonly string[];
+  /** Over request labels (route labels plus `header.http.labelwise.dev/<name>`). */
+  readonly match: Selector;
+}
+
+export interface HeaderRewritePolicy {
+  readonly meta: ObjectMeta;
+  readonly target: PolicyTarget;
+  readonly rules: readonly RewriteRule[];
+}
+
+/** Everything read from a policy directory. Lists are sorted by namespace, then name. */
+export interface PolicyResources {
+  readonly namespaces: readonly Namespace[];
+  readonly pods: readonly Pod[];
+  readonly servers: readonly Server[];
+  readonly routes: readonly HttpRoute[];
+  readonly authorizationPolicies: readonly AuthorizationPolicy[];
+  readonly meshTLSAuthentications: readonly MeshTLSAuthentication[];
+  readonly networkAuthentications: readonly NetworkAuthentication[];
+  readonly serverAuthorizations: readonly ServerAuthorization[];
+  readonly routeGroups: readonly HttpRouteGroup[];
+  readonly routeBindings: readonly HttpRouteBinding[];
+  readonly routeClasses: readonly HttpRouteClass[];
+  readonly timeoutPolicies: readonly TimeoutPolicy[];
+  readonly headerRewritePolicies: readonly HeaderRewritePolicy[];
+}
+
+/** Cluster settings (the policy controller's flags). */
+export interface ClusterSettings {
+  /** Default: `all-unauthenticated`. */
+  readonly defaultPolicy: DefaultPolicy;
+  /** Default: `10.0.0.0/8,100.64.0.0/10,172.16.0.0/12,192.168.0.0/16,fd00::/8`. */
+  readonly clusterNetworks: readonly string[];
+  /** Default: `0.0.0.0/0,::/0`. Empty: no probe routes. */
+  readonly probeNetworks: readonly string[];
+  /** Default: `cluster.local`. */
+  readonly identityDomain: string;
+  /** Default: `linkerd`. */
+  readonly controlPlaneNamespace: string;
+}
+
+/** Route precedence: Linkerd's proxy (default) or the Gateway API specification. */
+export type Precedence = 'linkerd' | 'gateway-api';
