@@ -1,0 +1,157 @@
+// `labelwise catalog render|check` in-process: exit codes, JSON shapes, the golden diff, and
+// that a refused render writes nothing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/cli/catalog.js';
+import { buildCatalogStage } from '../../src/catalog/index.js';
+import { memoryIO } from '../../src/cli/io.js';
+import { EXAMPLE_APPS, EXAMPLE_CATALOG, REPO } from './helpers.js';
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'labelwise-catalog-'));
+  cpSync(EXAMPLE_CATALOG, join(dir, 'catalog'), { recursive: true });
+  return dir;
+}
+
+test('render writes every service, and a second render changes nothing', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 0, io.err);
+  assert.match(io.out, /rendered 7 services/);
+  const first = readFileSync(join(dir, 'apps/plex/deployment-plex.yaml'), 'utf8');
+  assert.equal(first, readFileSync(join(EXAMPLE_APPS, 'plex/deployment-plex.yaml'), 'utf8'));
+  const again = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps', '--json'], again), 0);
+  const json = JSON.parse(again.out) as { ok: boolean; files: string[] };
+  assert.equal(json.ok, true);
+  assert.ok(json.files.includes('plex/kustomization.yaml'));
+});
+
+test('check: exit 0 on the example, exit 2 with a readable diff after a hand edit', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(EXAMPLE_APPS, join(dir, 'apps'), { recursive: true });
+  const ok = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps'], ok), 0, ok.err + ok.out);
+  const file = join(dir, 'apps/blog/service-blog.yaml');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('port: 8080', 'port: 8081'));
+  const text = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps'], text), 2);
+  assert.match(text.out, /^-\s+port: 8081$/m);
+  assert.match(text.out, /^\+\s+port: 8080$/m);
+  const json = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps', '--json'], json), 2);
+  const report = JSON.parse(json.out) as {
+    ok: boolean;
+    diffs: { path: string }[];
+    checks: { name: string; ok: boolean; object: string; message: string }[];
+  };
+  assert.equal(report.ok, false);
+  assert.deepEqual(
+    report.diffs.map((d) => d.path),
+    ['blog/service-blog.yaml'],
+  );
+  assert.ok(report.checks.length > 0);
+  assert.deepEqual(Object.keys(report.checks[0]!), ['name', 'ok', 'object', 'message']);
+});
+
+test('check: a missing and an extra file are differences too', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(EXAMPLE_APPS, join(dir, 'apps'), { recursive: true });
+  rmSync(join(dir, 'apps/plex/service-plex.yaml'));
+  writeFileSync(join(dir, 'apps/plex/configmap-extra.yaml'), 'kind: ConfigMap\n');
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps', '--json'], io), 2);
+  const report = JSON.parse(io.out) as { diffs: { path: string; change: string }[] };
+  assert.deepEqual(
+    report.diffs.map((d) => `${d.change} ${d.path}`),
+    ['removed plex/configmap-extra.yaml', 'added plex/service-plex.yaml'],
+  );
+});
+
+test('an invalid definition: exit 1, file:line in the message, nothing written', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'catalog/broken.yaml'),
+    'name: broken\nsource: { image: x:1 }\negress: satellite\n',
+  );
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 1);
+  assert.match(io.err, /catalog\/broken\.yaml:3:\d+: CATALOG_SCHEMA: egress:/);
+  assert.equal(existsSync(join(dir, 'apps')), false);
+});
+
+test('the Deployment → StatefulSet flip is refused by render and check until acknowledged', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], memoryIO({ cwd: dir })), 0);
+  const plex = join(dir, 'catalog/plex.yaml');
+  writeFileSync(plex, `${readFileSync(plex, 'utf8')}availability:\n  replicas: 2\n`);
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 1);
+  assert.match(io.err, /storage-migration-acknowledged/);
+  assert.ok(existsSync(join(dir, 'apps/plex/deployment-plex.yaml')), 'nothing was replaced');
+  const check = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps'], check), 1);
+  writeFileSync(plex, `${readFileSync(plex, 'utf8')}  acknowledgeStorageMigration: true\n`);
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], memoryIO({ cwd: dir })), 0);
+  assert.ok(existsSync(join(dir, 'apps/plex/statefulset-plex.yaml')));
+  assert.equal(existsSync(join(dir, 'apps/plex/deployment-plex.yaml')), false);
+});
+
+test('an unreadable catalog directory is exit 3 territory (unavailable)', async () => {
+  const io = memoryIO({ cwd: REPO });
+  await assert.rejects(
+    run(['check', 'no/such/dir'], io),
+    (e: Error & { kind?: string; code?: string }) =>
+      e.kind === 'unavailable' && e.code === 'CATALOG_UNREADABLE',
+  );
+});
+
+test('--help shows a real example', async () => {
+  const io = memoryIO();
+  assert.equal(await run(['check', '--help'], io), 0);
+  assert.match(
+    io.out,
+    /labelwise catalog check examples\/homelab\/catalog --apps examples\/homelab\/apps/,
+  );
+});
+
+test('build stage: outputs, counts and no findings for the example', async () => {
+  const result = await buildCatalogStage(EXAMPLE_CATALOG, {
+    root: join(REPO, 'examples/homelab'),
+    apps: 'apps',
+  });
+  assert.deepEqual(result.findings, []);
+  assert.ok(result.outputs['apps/plex/deployment-plex.yaml']?.includes('kind: Deployment'));
+  assert.equal(result.counts.services, 7);
+  assert.equal(result.counts.diffs, 0);
+  assert.equal(result.counts.failedChecks, 0);
+});
+
+test('build stage: findings carry module, code, repository-relative file and line', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'catalog/broken.yaml'),
+    'name: broken\nsource: { image: x:1 }\nexposure: secret\n',
+  );
+  const result = await buildCatalogStage(join(dir, 'catalog'), { root: dir });
+  const finding = result.findings.find((f) => f.code === 'CATALOG_SCHEMA');
+  assert.deepEqual(
+    finding && {
+      module: finding.module,
+      severity: finding.severity,
+      file: finding.file,
+      line: finding.line,
+    },
+    { module: 'catalog', severity: 'error', file: 'catalog/broken.yaml', line: 3 },
+  );
+  assert.deepEqual(result.outputs, {});
+});

@@ -1,0 +1,178 @@
+// Schema, cross-field and cross-service errors: each names the file, the line and the JSON path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { catalogSchemas, loadCatalog } from '../../src/catalog/index.js';
+import { catalogOf, PLATFORM_TEXT } from './helpers.js';
+
+function errorsOf(files: Record<string, string>, platform?: string) {
+  const loaded = loadCatalog(catalogOf(files, platform ?? PLATFORM_TEXT), catalogSchemas());
+  return { errors: loaded.errors, warnings: loaded.warnings, loaded };
+}
+
+const rows: { name: string; text: string; want: { code: string; line: number; path: string } }[] = [
+  {
+    name: 'unknown field',
+    text: 'name: web\nsource:\n  image: x:1\nexposre: public\n',
+    want: { code: 'CATALOG_SCHEMA', line: 4, path: 'exposre' },
+  },
+  {
+    name: 'enum value',
+    text: 'name: web\nsource: { image: x:1 }\nstorage:\n  - name: data\n    class: nfs\n',
+    want: { code: 'CATALOG_SCHEMA', line: 5, path: 'storage[0].class' },
+  },
+  {
+    name: 'missing required field',
+    text: 'name: web\n',
+    want: { code: 'CATALOG_SCHEMA', line: 1, path: 'source' },
+  },
+  {
+    name: 'name is not a DNS label',
+    text: 'name: Web_1\nsource: { image: x:1 }\n',
+    want: { code: 'CATALOG_SCHEMA', line: 1, path: 'name' },
+  },
+  {
+    name: 'gpu as a device path (intent, never mechanism)',
+    text: 'name: web\nsource: { image: x:1 }\nhardware:\n  gpu: /dev/dri\n',
+    want: { code: 'CATALOG_SCHEMA', line: 4, path: 'hardware.gpu' },
+  },
+  {
+    name: 'vm without vmTemplate',
+    text: 'name: vm1\nkind: vm\nsource:\n  image: x:1\n',
+    want: { code: 'CATALOG_SOURCE_MISMATCH', line: 3, path: 'source' },
+  },
+  {
+    name: 'bulk without export',
+    text: 'name: web\nsource: { image: x:1 }\nstorage:\n  - { name: media, class: bulk, size: 1Ti }\n',
+    want: { code: 'CATALOG_STORAGE_EXPORT', line: 4, path: 'storage[0]' },
+  },
+  {
+    name: 'longhorn without size',
+    text: 'name: web\nsource: { image: x:1 }\nstorage:\n  - { name: config, class: longhorn }\n',
+    want: { code: 'CATALOG_STORAGE_SIZE', line: 4, path: 'storage[0]' },
+  },
+  {
+    name: 'replicas on a vm',
+    text: 'name: vm1\nkind: vm\nsource: { vmTemplate: "https://x/y.img" }\navailability:\n  replicas: 2\n',
+    want: { code: 'CATALOG_REPLICAS_VM', line: 5, path: 'availability.replicas' },
+  },
+  {
+    name: 'more replicas than schedulable nodes',
+    text: 'name: web\nsource: { image: x:1 }\navailability: { replicas: 4 }\n',
+    want: { code: 'CATALOG_REPLICAS_NODES', line: 3, path: 'availability.replicas' },
+  },
+  {
+    name: 'route host outside the base domain',
+    text: 'name: web\nsource: { image: x:1 }\ningressRoutes:\n  - host: web.example.org\n    port: 80\n',
+    want: { code: 'CATALOG_ROUTE_HOST', line: 4, path: 'ingressRoutes[0].host' },
+  },
+  {
+    name: 'route to an undeclared port name',
+    text: 'name: web\nsource: { image: x:1 }\nports: [{ name: http, port: 80 }]\ningressRoutes:\n  - host: web.home.example.net\n    port: admin\n',
+    want: { code: 'CATALOG_PORT_UNKNOWN', line: 6, path: 'ingressRoutes[0].port' },
+  },
+  {
+    name: 'metrics on the port behind forward-auth',
+    text: 'name: web\nsource: { image: x:1 }\nobservability:\n  metricsEndpoint: { port: 80 }\ningressRoutes: [{ host: web.home.example.net, port: 80 }]\n',
+    want: { code: 'CATALOG_METRICS_BYPASS', line: 4, path: 'observability.metricsEndpoint.port' },
+  },
+  {
+    name: 'apiRoutes without forward-auth',
+    text: 'name: web\nsource: { image: x:1 }\nauth:\n  mode: none\n  apiRoutes: ["^/api"]\n',
+    want: { code: 'CATALOG_AUTH_API_ROUTES', line: 5, path: 'auth.apiRoutes' },
+  },
+  {
+    name: 'liveness kind that does not follow the workload',
+    text: 'name: web\nsource: { image: x:1 }\navailability: { replicas: 2 }\nobservability:\n  livenessWorkload:\n    kind: Deployment\n    name: web\n',
+    want: { code: 'CATALOG_LIVENESS_KIND', line: 6, path: 'observability.livenessWorkload.kind' },
+  },
+  {
+    name: 'YAML syntax error',
+    text: 'name: web\nsource: { image: x:1\n',
+    want: { code: 'CATALOG_YAML_SYNTAX', line: 3, path: '' },
+  },
+  {
+    name: 'duplicate key',
+    text: 'name: web\nname: other\nsource: { image: x:1 }\n',
+    want: { code: 'CATALOG_YAML_SYNTAX', line: 2, path: '' },
+  },
+];
+
+for (const row of rows) {
+  test(`error: ${row.name}`, () => {
+    const { errors } = errorsOf({ 'web.yaml': row.text });
+    const found = errors.find((e) => e.code === row.want.code);
+    assert.ok(found, `${row.want.code} in ${JSON.stringify(errors.map((e) => e.toJSON()))}`);
+    assert.equal(found.source.file, 'catalog/web.yaml');
+    assert.equal(found.source.line, row.want.line, found.message);
+    if (row.want.path !== '') assert.equal(found.source.path, row.want.path);
+  });
+}
+
+test('errors are gathered: every problem of every file, not the first', () => {
+  const { errors } = errorsOf({
+    'a.yaml': 'name: a\nsource: { image: x:1 }\nexposure: everywhere\negress: tor\n',
+    'b.yaml': 'name: b\n',
+  });
+  assert.deepEqual(
+    errors.map((e) => `${e.source.file}:${e.source.line}:${e.source.path}`),
+    ['catalog/a.yaml:3:exposure', 'catalog/a.yaml:4:egress', 'catalog/b.yaml:1:source'],
+  );
+});
+
+test('cross-service: unknown dependency, unexposed port, unaccepted client, duplicate name', () => {
+  const { errors, warnings } = errorsOf({
+    'a.yaml':
+      'name: a\nsource: { image: x:1 }\ndependencies:\n  - { to: b, port: 81 }\n  - { to: nope, port: 80 }\n',
+    'b.yaml': 'name: b\nsource: { image: x:1 }\nports: [{ name: http, port: 80 }]\n',
+    'c.yaml': 'name: b\nsource: { image: x:1 }\n',
+  });
+  const codes = errors.map((e) => `${e.code}@${e.source.file}:${e.source.line}`);
+  assert.ok(codes.includes('CATALOG_DEPENDENCY_PORT@catalog/a.yaml:4'), codes.join());
+  assert.ok(codes.includes('CATALOG_DEPENDENCY_UNKNOWN@catalog/a.yaml:5'), codes.join());
+  assert.ok(codes.includes('CATALOG_DUPLICATE_SERVICE@catalog/c.yaml:1'), codes.join());
+  assert.ok(
+    warnings.some((w) => w.code === 'CATALOG_DEPENDENCY_NOT_ACCEPTED' && w.source.line === 4),
+  );
+});
+
+test('platform.yaml is validated with file, line and path; missing platform is an error', () => {
+  const bad = PLATFORM_TEXT.replace('  interface: wg0\n', '  interface: wg0\n  colour: blue\n');
+  const { errors } = errorsOf({}, bad);
+  const found = errors.find((e) => e.code === 'CATALOG_PLATFORM_SCHEMA');
+  assert.ok(found);
+  assert.equal(found.source.path, 'vpn.colour');
+  assert.equal(
+    found.source.line,
+    PLATFORM_TEXT.split('\n').findIndex((l) => l === '  interface: wg0') + 2,
+  );
+  const missing = loadCatalog(
+    { dir: 'catalog', platform: undefined, definitions: [] },
+    catalogSchemas(),
+  );
+  assert.equal(missing.errors[0]?.code, 'CATALOG_PLATFORM_MISSING');
+});
+
+test('defaults are materialised: an absent field renders from its default', () => {
+  const { loaded } = errorsOf({ 'web.yaml': 'name: web\nsource: { image: x:1 }\n' });
+  const web = loaded.services[0]!;
+  assert.equal(web.kind, 'container');
+  assert.equal(web.exposure, 'internal');
+  assert.equal(web.egress, 'internet');
+  assert.deepEqual(web.auth, { mode: 'none', apiRoutes: [] });
+  assert.deepEqual(web.update, { channel: 'stable', autoRollbackOnFailedHealth: true });
+  assert.equal(web.observability.metrics, true);
+  assert.deepEqual(web.observability.livenessWorkload, { kind: 'Deployment', name: 'web' });
+  assert.deepEqual(web.availability, { replicas: 1, acknowledgeStorageMigration: false });
+});
+
+test('hostile YAML: an alias bomb is refused without hanging, __proto__ keys are plain data', () => {
+  const bomb =
+    'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+  const { errors } = errorsOf({ 'web.yaml': bomb });
+  assert.ok(errors.some((e) => e.code === 'CATALOG_YAML_SYNTAX'));
+  const proto = errorsOf({
+    'web.yaml': 'name: web\nsource: { image: x:1 }\n__proto__: { polluted: true }\n',
+  });
+  assert.ok(proto.errors.some((e) => e.source.path === '__proto__'));
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
