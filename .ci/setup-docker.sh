@@ -47,7 +47,8 @@ fi
 if ! timeout 10 docker info >/dev/null 2>&1; then
   log "starting dockerd (log: $DOCKERD_LOG)"
   # setsid so dockerd is not tied to this shell's process group; CI ends it with the machine.
-  setsid dockerd >"$DOCKERD_LOG" 2>&1 </dev/null &
+  # --live-restore keeps containers running while dockerd restarts (integration scenario 4).
+  setsid dockerd --live-restore >"$DOCKERD_LOG" 2>&1 </dev/null &
   ok=0
   for _ in $(seq 1 60); do
     if timeout 5 docker info >/dev/null 2>&1; then ok=1; break; fi

@@ -1,27 +1,21 @@
 /**
- * The local network interfaces and their MAC addresses, read from /sys/class/net (every
- * interface, with or without an address), falling back to os.networkInterfaces().
+ * The network interfaces of this process's network namespace and their MAC addresses.
+ *
+ * os.networkInterfaces() asks the kernel (getifaddrs) in the current namespace. /sys/class/net
+ * would not do: it shows the namespace sysfs was mounted in, which differs when the anchor is
+ * started with nsenter. Interfaces without an address are not listed, which is fine: the outside
+ * and shared interfaces both carry the addresses Docker assigned.
  */
-import { readdir, readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { normalMac } from '../addresses.js';
 
-/** MAC address (lower case) → interface name, for the interfaces of this network namespace. */
+/** MAC address (lower case) → interface name. */
 export async function localInterfacesByMac(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  try {
-    for (const name of (await readdir('/sys/class/net')).sort()) {
-      const mac = normalMac(
-        (await readFile(`/sys/class/net/${name}/address`, 'utf8').catch(() => '')).trim(),
-      );
-      if (mac !== undefined && mac !== '00:00:00:00:00:00' && !out.has(mac)) out.set(mac, name);
-    }
-  } catch {
-    // Not Linux or no sysfs: fall through to what Node reports.
-  }
-  if (out.size === 0) {
-    for (const [name, addresses] of Object.entries(networkInterfaces())) {
-      const mac = normalMac(addresses?.[0]?.mac);
+  const all = networkInterfaces();
+  for (const name of Object.keys(all).sort()) {
+    for (const address of all[name] ?? []) {
+      const mac = normalMac(address.mac);
       if (mac !== undefined && mac !== '00:00:00:00:00:00' && !out.has(mac)) out.set(mac, name);
     }
   }

@@ -1,0 +1,163 @@
+/**
+ * Helpers for the anchor integration tests on a real Docker Engine and real nftables: probing
+ * whether they can run here, running commands with time bounds, and tracking every container
+ * and network a test creates so that cleanup removes all of them, even after a failure.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+export const TEST_IMAGE = process.env.LABELWISE_TEST_IMAGE ?? 'labelwise-test/busybox:latest';
+/** Every container the tests create carries this label (value: the run id). */
+export const TEST_LABEL = 'labelwise.test';
+
+export interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command with an argument array and a time bound (default 30 s). */
+export function sh(command: string, args: readonly string[], timeoutMs = 30_000): Result {
+  const result = spawnSync(command, [...args], { encoding: 'utf8', timeout: timeoutMs });
+  return {
+    code: result.status,
+    stdout: result.stdout ?? '',
+    stderr: result.stderr ?? result.error?.message ?? '',
+  };
+}
+
+/** Like {@link sh} but throws with the output when the command fails. */
+export function must(command: string, args: readonly string[], timeoutMs = 30_000): string {
+  const result = sh(command, args, timeoutMs);
+  if (result.code !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.code}): ${result.stderr.trim()}`,
+    );
+  return result.stdout.trim();
+}
+
+/** Why the integration tests cannot run here, or undefined when they can. */
+export function unavailableReason(): string | undefined {
+  if (process.platform !== 'linux') return 'needs Linux';
+  if (process.getuid?.() !== 0) return 'needs root (nftables in container namespaces)';
+  for (const tool of ['docker', 'nft', 'conntrack', 'nsenter']) {
+    if (sh('sh', ['-c', `command -v ${tool}`]).code !== 0)
+      return `${tool} is not installed (run .ci/setup-docker.sh)`;
+  }
+  const info = sh('docker', ['info', '--format', '{{.ServerVersion}}'], 15_000);
+  if (info.code !== 0)
+    return `no Docker Engine: ${info.stderr.trim().split('\n')[0] ?? 'docker info failed'}`;
+  if (sh('nft', ['list', 'tables']).code !== 0) return 'nft cannot talk to the kernel here';
+  if (sh('docker', ['image', 'inspect', TEST_IMAGE]).code !== 0)
+    return `test image ${TEST_IMAGE} is missing (run .ci/setup-docker.sh)`;
+  return undefined;
+}
+
+/** Waits until `check` returns a value other than undefined/false, polling; bounded in time. */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** One test topology's resources; `cleanup()` removes everything it created. */
+export class Lab {
+  readonly runId = `lwt${process.pid}${Date.now().toString(36).slice(-4)}`;
+  private readonly networks: string[] = [];
+  private readonly processes: ChildProcess[] = [];
+
+  name(part: string): string {
+    return `${this.runId}-${part}`;
+  }
+
+  network(part: string, subnet: string, options: string[] = []): string {
+    const name = this.name(part);
+    must('docker', [
+      'network',
+      'create',
+      '--driver',
+      'bridge',
+      '--subnet',
+      subnet,
+      '--label',
+      `${TEST_LABEL}=${this.runId}`,
+      ...options,
+      name,
+    ]);
+    this.networks.push(name);
+    return name;
+  }
+
+  /** `docker run -d` with the test label; returns the container id. */
+  run(part: string, args: readonly string[], command: readonly string[]): string {
+    return must(
+      'docker',
+      [
+        'run',
+        '-d',
+        '--name',
+        this.name(part),
+        '--label',
+        `${TEST_LABEL}=${this.runId}`,
+        ...args,
+        TEST_IMAGE,
+        ...command,
+      ],
+      60_000,
+    );
+  }
+
+  remove(part: string): void {
+    sh('docker', ['rm', '-f', this.name(part)], 60_000);
+  }
+
+  pid(part: string): string {
+    return must('docker', ['inspect', '--format', '{{.State.Pid}}', this.name(part)]);
+  }
+
+  ip(part: string, network: string): string {
+    return must('docker', [
+      'inspect',
+      '--format',
+      `{{(index .NetworkSettings.Networks "${network}").IPAddress}}`,
+      this.name(part),
+    ]);
+  }
+
+  /** Starts a process and remembers it so cleanup can kill it. */
+  spawn(command: string, args: readonly string[], env: Record<string, string>): ChildProcess {
+    const child = spawn(command, [...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.processes.push(child);
+    return child;
+  }
+
+  async cleanup(): Promise<void> {
+    for (const child of this.processes) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve(undefined);
+          });
+        });
+      }
+    }
+    const ids = sh('docker', ['ps', '-aq', '--filter', `label=${TEST_LABEL}=${this.runId}`])
+      .stdout.split('\n')
+      .filter((id) => id !== '');
+    if (ids.length > 0) sh('docker', ['rm', '-f', ...ids], 120_000);
+    for (const network of this.networks) sh('docker', ['network', 'rm', network], 60_000);
+  }
+}
