@@ -135,6 +135,8 @@ export interface RouteRule {
   readonly filters: readonly RouteFilter[];
   /** `timeouts.request` as written, e.g. `10s`. */
   readonly timeout?: string;
+  /** Where the rule is written; absent for synthesised rules. */
+  readonly at?: Location;
 }
 
 /** A parentRef after reading: usable for inbound policy or ignored, with the reason. */

@@ -98,8 +98,8 @@ export function lintShadowedRules(model: PolicyModel): PolicyProblem[] {
           severity: 'warning',
           code: 'POLICY_RULE_SHADOWED',
           object: `${route.kind} ${server.meta.namespace}/${route.name}`,
-          file: route.at?.file,
-          line: route.at?.line,
+          file: rule.at?.file ?? route.at?.file,
+          line: rule.at?.line ?? route.at?.line,
           message: `rule ${r} can never be selected on Server ${server.meta.name}: ${by} matches the same requests with the same score and wins the tie (older route, then name, then rule order)`,
           hint: 'Linkerd scores Exact and PathPrefix of the same path equally; make the paths, headers or methods differ',
         });

@@ -268,7 +268,10 @@ export function readRoute(
         `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
       );
     }
-    rules.push(timeout === undefined ? { matches, filters } : { matches, filters, timeout });
+    const at = ctx.at(base.length === 0 ? ['spec'] : base);
+    rules.push(
+      timeout === undefined ? { matches, filters, at } : { matches, filters, timeout, at },
+    );
   });
   if (ctx.problems.length > 0) return undefined;
   return { meta, kind, parents, hostnames, rules };

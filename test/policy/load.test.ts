@@ -1,0 +1,190 @@
+// Loading and Linkerd's admission rules: every error carries its code, line and path.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { load } from './helpers.js';
+
+const AP = (spec: string): string =>
+  `apiVersion: policy.linkerd.io/v1alpha1\nkind: AuthorizationPolicy\nmetadata: { name: p, namespace: ns }\nspec:\n${spec}`;
+const SERVER = (spec: string): string =>
+  `apiVersion: policy.linkerd.io/v1beta3\nkind: Server\nmetadata: { name: s, namespace: ns }\nspec:\n${spec}`;
+const ROUTE = (rules: string): string =>
+  `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: { name: r, namespace: ns }\nspec:\n  parentRefs: [{ group: policy.linkerd.io, kind: Server, name: s }]\n  rules:\n${rules}`;
+
+const vectors: {
+  name: string;
+  yaml: string;
+  errors: [code: string, line: number, path?: string][];
+}[] = [
+  {
+    name: 'namespace target must be the own namespace',
+    yaml: AP('  targetRef: { kind: Namespace, name: other }\n  requiredAuthenticationRefs: []\n'),
+    errors: [['POLICY_TARGET_OTHER_NAMESPACE', 5, 'spec.targetRef.name']],
+  },
+  {
+    name: 'at most one authentication of each kind',
+    yaml: AP(
+      '  targetRef: { group: policy.linkerd.io, kind: Server, name: s }\n  requiredAuthenticationRefs:\n    - { group: policy.linkerd.io, kind: NetworkAuthentication, name: a }\n    - { group: policy.linkerd.io, kind: NetworkAuthentication, name: b }\n',
+    ),
+    errors: [['POLICY_DUPLICATE_AUTHENTICATION', 8, 'spec.requiredAuthenticationRefs[1]']],
+  },
+  {
+    name: 'unsupported target kind',
+    yaml: AP('  targetRef: { kind: Deployment, name: x }\n  requiredAuthenticationRefs: []\n'),
+    errors: [['POLICY_UNSUPPORTED_REF', 5, 'spec.targetRef.kind']],
+  },
+  {
+    name: 'requiredAuthenticationRefs is required',
+    yaml: AP('  targetRef: { group: policy.linkerd.io, kind: Server, name: s }\n'),
+    errors: [['POLICY_MISSING_FIELD', 5, 'spec']],
+  },
+  {
+    name: 'malformed identity',
+    yaml: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: MeshTLSAuthentication\nmetadata: { name: m, namespace: ns }\nspec:\n  identities:\n    - "web.*.cluster.local"\n',
+    errors: [['POLICY_INVALID_IDENTITY', 6, 'spec.identities[0]']],
+  },
+  {
+    name: 'identities and identityRefs together',
+    yaml: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: MeshTLSAuthentication\nmetadata: { name: m, namespace: ns }\nspec:\n  identities: ["*"]\n  identityRefs: [{ kind: Namespace, name: x }]\n',
+    errors: [['POLICY_INVALID_AUTHENTICATION', 5, 'spec']],
+  },
+  {
+    name: 'except outside its cidr',
+    yaml: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: NetworkAuthentication\nmetadata: { name: n, namespace: ns }\nspec:\n  networks:\n    - cidr: 10.0.0.0/16\n      except: [10.1.0.0/24]\n',
+    errors: [['POLICY_INVALID_NETWORK', 7, 'spec.networks[0].except[0]']],
+  },
+  {
+    name: 'legacy octal-looking address refused',
+    yaml: 'apiVersion: policy.linkerd.io/v1alpha1\nkind: NetworkAuthentication\nmetadata: { name: n, namespace: ns }\nspec:\n  networks:\n    - cidr: 010.0.0.0/8\n',
+    errors: [['POLICY_INVALID_NETWORK', 6, 'spec.networks[0].cidr']],
+  },
+  {
+    name: 'unknown accessPolicy',
+    yaml: SERVER('  podSelector: {}\n  port: 80\n  accessPolicy: allow-all\n'),
+    errors: [['POLICY_INVALID_ACCESS_POLICY', 7, 'spec.accessPolicy']],
+  },
+  {
+    name: 'unknown proxyProtocol',
+    yaml: SERVER('  podSelector: {}\n  port: 80\n  proxyProtocol: HTTP/3\n'),
+    errors: [['POLICY_INVALID_PROTOCOL', 7, 'spec.proxyProtocol']],
+  },
+  {
+    name: 'podSelector required',
+    yaml: SERVER('  port: 80\n'),
+    errors: [['POLICY_MISSING_FIELD', 5, 'spec']],
+  },
+  {
+    name: 'bad port',
+    yaml: SERVER('  podSelector: {}\n  port: 70000\n'),
+    errors: [['POLICY_INVALID_PORT', 6, 'spec.port']],
+  },
+  {
+    name: 'bad selector operator',
+    yaml: SERVER(
+      '  podSelector:\n    matchExpressions: [{ key: app, operator: Equals, values: [x] }]\n  port: 80\n',
+    ),
+    errors: [['POLICY_INVALID_SELECTOR', 6, 'spec.podSelector.matchExpressions[0].operator']],
+  },
+  {
+    name: 'invalid regex',
+    yaml: ROUTE('    - matches: [{ path: { type: RegularExpression, value: "/a(" } }]\n'),
+    errors: [['POLICY_INVALID_REGEX', 7, 'spec.rules[0].matches[0].path.value']],
+  },
+  {
+    name: 'relative path',
+    yaml: ROUTE('    - matches:\n        - path: { type: PathPrefix, value: "api" }\n'),
+    errors: [['POLICY_RELATIVE_PATH', 8, 'spec.rules[0].matches[0].path.value']],
+  },
+  {
+    name: 'unsupported filter',
+    yaml: ROUTE('    - filters: [{ type: RequestMirror }]\n'),
+    errors: [['POLICY_UNSUPPORTED_FILTER', 7, 'spec.rules[0].filters[0].type']],
+  },
+  {
+    name: 'bad hostname',
+    yaml: 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: { name: r, namespace: ns }\nspec:\n  hostnames: ["a.*.com"]\n',
+    errors: [['POLICY_INVALID_HOSTNAME', 5, 'spec.hostnames[0]']],
+  },
+  {
+    name: 'ServerAuthorization needs a client kind',
+    yaml: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: { name: sa, namespace: ns }\nspec:\n  server: { name: s }\n  client: {}\n',
+    errors: [['POLICY_INVALID_CLIENT', 6, 'spec.client']],
+  },
+  {
+    name: 'YAML syntax error is located',
+    yaml: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [unclosed\n',
+    errors: [['POLICY_YAML_SYNTAX', 5]],
+  },
+  {
+    name: 'duplicate object',
+    yaml:
+      SERVER('  podSelector: {}\n  port: 80\n') +
+      '\n---\n' +
+      SERVER('  podSelector: {}\n  port: 81\n'),
+    errors: [['POLICY_DUPLICATE_OBJECT', 11, 'metadata.name']],
+  },
+  {
+    name: 'bad creationTimestamp',
+    yaml: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  creationTimestamp: yesterday\n',
+    errors: [['POLICY_INVALID_FIELD', 5, 'metadata.creationTimestamp']],
+  },
+];
+
+describe('policy admission rules', () => {
+  for (const v of vectors) {
+    it(v.name, () => {
+      const { problems } = load(v.yaml);
+      assert.deepEqual(
+        problems.map((p) => (p.path === undefined ? [p.code, p.line] : [p.code, p.line, p.path])),
+        v.errors.map((e) => (e[2] === undefined ? [e[0], e[1]] : e)),
+        JSON.stringify(problems, null, 2),
+      );
+      for (const p of problems) {
+        assert.equal(p.file, 'inline.yaml');
+        assert.equal(p.severity, 'error');
+      }
+    });
+  }
+
+  it('objects of other kinds and API groups are skipped silently', () => {
+    const { problems, model } = load(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: s }\n',
+    );
+    assert.deepEqual(problems, []);
+    assert.equal(model.podList.length, 0);
+  });
+
+  it('hostile YAML: alias bombs fail with an error, not a hang', () => {
+    const bomb =
+      'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+    const { problems } = load(bomb);
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['POLICY_YAML_SYNTAX'],
+    );
+  });
+
+  it('labels named __proto__ and constructor stay labels', () => {
+    const { model } = load(
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n  labels: { constructor: x, toString: y }\n',
+    );
+    const pod = model.pod('ns', 'p');
+    assert.equal(pod?.meta.labels.constructor, 'x');
+    assert.equal(Object.getPrototypeOf(pod?.meta.labels), null);
+  });
+
+  it('null podSelector selects nothing; {} selects every pod of the namespace', () => {
+    const pods =
+      'apiVersion: v1\nkind: Pod\nmetadata: { name: p, namespace: ns, labels: { app: x } }\nspec: { containers: [{ name: c, ports: [{ containerPort: 80 }] }] }\n---\n';
+    const none = load(
+      pods + SERVER('  podSelector: null\n  port: 80\n  accessPolicy: all-unauthenticated\n'),
+    );
+    const all = load(
+      pods + SERVER('  podSelector: {}\n  port: 80\n  accessPolicy: all-unauthenticated\n'),
+    );
+    const p1 = none.model.pod('ns', 'p');
+    const p2 = all.model.pod('ns', 'p');
+    assert.ok(p1 && p2);
+    assert.equal(none.model.portPolicy(p1, 80).server, 'default:all-unauthenticated');
+    assert.equal(all.model.portPolicy(p2, 80).server, 'ns/s');
+  });
+});
