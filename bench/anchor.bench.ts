@@ -1,0 +1,304 @@
+/**
+ * `npm run bench -- anchor [--json]`: the anchor's costs.
+ *
+ * Always (pure, no Docker): plan for 1,000 backends × 3 ports, nft script rendering for the
+ * 3,000 entries, and the no-change path (plan + render + compare, which is what decides that no
+ * nft call is needed).
+ *
+ * With root and nft: apply of the 1,000 × 3 script as one `nft -f` transaction in a network
+ * namespace created for the benchmark (p50/p95 over repeated applies), and a check that the
+ * daemon path makes no nft call when nothing changed.
+ *
+ * With a Docker Engine as well: event-to-rule latency, `docker run` of a labelled backend until
+ * its entry is in the kernel map (p50/p95 over 20 runs), measured from the container's start
+ * time and from the `docker run` call; plus the idle anchor's RSS and CPU.
+ *
+ * Whatever cannot run is listed under `skipped` with the reason. Timing never fails the run.
+ */
+import { readFileSync } from 'node:fs';
+import { labelsFrom, parseEqualityList } from '../src/selector/index.js';
+import { plan, renderNftScript } from '../src/anchor/index.js';
+import type { ContainerInfo, DnatEntry, Snapshot } from '../src/anchor/index.js';
+import { readDnatMap, runCommand } from '../src/anchor/adapters/nft.js';
+import type { BenchReport, BenchResult } from './harness.js';
+import { consume, measure, rng } from './harness.js';
+import { Lab, must, sh, unavailableReason, waitFor } from '../test/integration/docker-env.js';
+
+const BACKENDS = 1000;
+const PORTS = 3;
+
+function syntheticSnapshot(seed: number): Snapshot {
+  const random = rng(seed);
+  const containers: ContainerInfo[] = [];
+  for (let i = 0; i < BACKENDS; i++) {
+    const ports = Array.from(
+      { length: PORTS },
+      (_, p) => `tcp/${10_000 + i * PORTS + p}:${80 + p}`,
+    );
+    containers.push({
+      id: `c${i}`,
+      name: `backend-${String(i).padStart(4, '0')}`,
+      created: Math.floor(random() * 1e9),
+      labels: labelsFrom({ role: 'bench', 'anchord.expose': ports.join(',') }),
+      networks: [{ name: 'transit', ipv4: `10.${40 + (i >> 8)}.${i & 255}.${2 + (i % 200)}` }],
+    });
+  }
+  return {
+    self: { id: 'self', name: 'anchor', networks: [{ name: 'dmz' }, { name: 'transit' }] },
+    containers,
+    networkPeers: {},
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ] as number;
+}
+
+function stats(samples: number[]): { p50: number; p95: number; n: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), n: sorted.length };
+}
+
+async function timeMs<T>(fn: () => Promise<T>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function kernelApply(
+  results: BenchResult[],
+  ratios: Record<string, number>,
+  skipped: Record<string, string>,
+  script: string,
+  entries: readonly DnatEntry[],
+): Promise<void> {
+  if (process.getuid?.() !== 0) {
+    skipped.apply_1000x3 = 'needs root for nft in a network namespace';
+    return;
+  }
+  if (sh('sh', ['-c', 'command -v nft && command -v ip']).code !== 0) {
+    skipped.apply_1000x3 = 'nft or ip (iproute2) is not installed';
+    return;
+  }
+  const ns = `lwbench${process.pid}`;
+  if (sh('ip', ['netns', 'add', ns]).code !== 0) {
+    skipped.apply_1000x3 = 'cannot create a network namespace here';
+    return;
+  }
+  try {
+    const apply = async (text: string): Promise<void> => {
+      const result = await runCommand('ip', ['netns', 'exec', ns, 'nft', '-f', '-'], text, 30_000);
+      if (result.code !== 0) throw new Error(`nft -f failed: ${result.stderr}`);
+    };
+    await apply(script); // warm-up; also installs the tables
+    const samples: number[] = [];
+    const changed = renderNftScript(
+      entries.map((e, i) => (i === 0 ? { ...e, backendPort: e.backendPort + 1 } : e)),
+      { extIface: 'eth0' },
+    );
+    for (let i = 0; i < 15; i++)
+      samples.push(await timeMs(() => apply(i % 2 === 0 ? changed : script)));
+    const elements = await readDnatMap('ipv4', 'tcp', ['ip', 'netns', 'exec', ns]);
+    const s = stats(samples);
+    results.push({
+      name: `kernel: apply ${BACKENDS}x${PORTS} as one nft -f transaction`,
+      p50_ms: s.p50,
+      p95_ms: s.p95,
+      samples: s.n,
+      elements_in_kernel: elements?.length ?? 0,
+    });
+    ratios.apply_1000x3_ms = s.p50;
+    ratios.apply_1000x3_goal_100ms_ratio = s.p50 / 100;
+  } finally {
+    sh('ip', ['netns', 'del', ns]);
+  }
+}
+
+function procStat(pid: string): { cpuTicks: number; rssKb: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpuTicks = Number(fields[11]) + Number(fields[12]);
+  const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return { cpuTicks, rssKb: rss === null ? Number.NaN : Number(rss[1]) };
+}
+
+async function eventToRule(
+  results: BenchResult[],
+  ratios: Record<string, number>,
+  skipped: Record<string, string>,
+): Promise<void> {
+  const reason = unavailableReason();
+  if (reason !== undefined) {
+    skipped.event_to_rule = reason;
+    return;
+  }
+  const lab = new Lab();
+  const k = 100 + ((process.pid + 37) % 100);
+  try {
+    const ext = lab.network('bext', `10.${k}.11.0/24`, [
+      '-o',
+      'com.docker.network.bridge.enable_ip_masquerade=false',
+    ]);
+    const transit = lab.network('btransit', `10.${k}.12.0/24`);
+    lab.run(
+      'anchor',
+      ['--network', ext, '--cap-add', 'NET_ADMIN', '--sysctl', 'net.ipv4.ip_forward=1'],
+      ['sleep', '3600'],
+    );
+    must('docker', ['network', 'connect', transit, lab.name('anchor')]);
+    const pid = lab.pid('anchor');
+    const anchor = lab.spawn(
+      'nsenter',
+      [
+        '-t',
+        pid,
+        '-n',
+        '-u',
+        '--',
+        process.execPath,
+        '--import',
+        'tsx',
+        'test/integration/anchor-entry.ts',
+      ],
+      {
+        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        ANCHORD_LABEL_SELECTOR: `bench=${lab.runId}`,
+        ANCHORD_EXT_NETWORK: ext,
+        ANCHORD_METRICS_ADDR: '',
+        ANCHORD_LOG_LEVEL: 'warn',
+      },
+    );
+    anchor.stdout?.resume();
+    anchor.stderr?.resume();
+    const prefix = ['nsenter', '-t', pid, '-n'];
+    await waitFor(
+      'the anchor tables',
+      async () => (await readDnatMap('ipv4', 'tcp', prefix)) !== undefined,
+      30_000,
+      100,
+    );
+    const fromStart: number[] = [];
+    const fromRun: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const port = 20_000 + i;
+      const runStarted = Date.now();
+      lab.run(
+        `b${i}`,
+        [
+          '--network',
+          transit,
+          '--label',
+          `bench=${lab.runId}`,
+          '--label',
+          `anchord.expose=tcp/${port}:80`,
+        ],
+        ['sleep', '3600'],
+      );
+      const seenAt = await waitFor(
+        `entry ${port}`,
+        async () =>
+          (await readDnatMap('ipv4', 'tcp', prefix))?.some((e) => e.port === port) === true
+            ? Date.now()
+            : undefined,
+        10_000,
+        2,
+      );
+      const startedAt = Date.parse(
+        must('docker', ['inspect', '--format', '{{.State.StartedAt}}', lab.name(`b${i}`)]),
+      );
+      fromStart.push(seenAt - startedAt);
+      fromRun.push(seenAt - runStarted);
+    }
+    const s = stats(fromStart);
+    const r = stats(fromRun);
+    results.push({
+      name: 'docker: container start → entry in kernel map',
+      p50_ms: s.p50,
+      p95_ms: s.p95,
+      samples: s.n,
+    });
+    results.push({
+      name: 'docker: `docker run` call → entry in kernel map',
+      p50_ms: r.p50,
+      p95_ms: r.p95,
+      samples: r.n,
+    });
+    ratios.event_to_rule_p50_ms = s.p50;
+    ratios.event_to_rule_p95_ms = s.p95;
+    ratios.event_to_rule_p50_goal_250ms_ratio = s.p50 / 250;
+    ratios.event_to_rule_p95_vs_original_5s_bound = s.p95 / 5000;
+    // Idle: no events for 5 s (poll interval 30 s).
+    const anchorPid = anchor.pid === undefined ? undefined : String(anchor.pid);
+    if (anchorPid !== undefined) {
+      const first = procStat(anchorPid);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      const second = procStat(anchorPid);
+      const ticksPerSecond = 100;
+      results.push({
+        name: 'anchor process idle (5 s, 20 backends)',
+        cpu_percent: ((second.cpuTicks - first.cpuTicks) / ticksPerSecond / 5) * 100,
+        rss_mb: second.rssKb / 1024,
+      });
+      ratios.idle_rss_mb = second.rssKb / 1024;
+    }
+  } catch (error) {
+    skipped.event_to_rule = `failed: ${(error as Error).message}`;
+  } finally {
+    await lab.cleanup();
+  }
+}
+
+export async function bench(): Promise<BenchReport> {
+  const results: BenchResult[] = [];
+  const ratios: Record<string, number> = {};
+  const skipped: Record<string, string> = {};
+  const snapshot = syntheticSnapshot(42);
+  const options = { scope: parseEqualityList('role=bench'), excludeNetworks: ['dmz'] };
+  const planned = plan(snapshot, options);
+  if (planned.entries.length !== BACKENDS * PORTS)
+    throw new Error(`expected ${BACKENDS * PORTS} entries, got ${planned.entries.length}`);
+  const script = renderNftScript(planned.entries, { extIface: 'eth0' });
+
+  const planNs = measure(() => plan(snapshot, options).entries.length, {
+    budgetMs: 1500,
+    samples: 11,
+  });
+  const renderNs = measure(() => renderNftScript(planned.entries, { extIface: 'eth0' }).length, {
+    budgetMs: 1500,
+    samples: 11,
+  });
+  const noopNs = measure(
+    () => {
+      const again = plan(snapshot, options);
+      return renderNftScript(again.entries, { extIface: 'eth0' }) === script;
+    },
+    { budgetMs: 1500, samples: 11 },
+  );
+  consume(script.length);
+  results.push({
+    name: `plan ${BACKENDS} backends x ${PORTS} ports`,
+    ms: planNs / 1e6,
+    entries: planned.entries.length,
+  });
+  results.push({
+    name: `render nft script (${BACKENDS * PORTS} entries)`,
+    ms: renderNs / 1e6,
+    script_kb: script.length / 1024,
+  });
+  results.push({
+    name: 'no-change reconcile: plan + render + compare (no nft call)',
+    ms: noopNs / 1e6,
+  });
+  ratios.plan_render_1000x3_ms = (planNs + renderNs) / 1e6;
+  ratios.noop_reconcile_ms = noopNs / 1e6;
+
+  await kernelApply(results, ratios, skipped, script, planned.entries);
+  if (ratios.apply_1000x3_ms !== undefined)
+    ratios.plan_render_apply_1000x3_ms = ratios.plan_render_1000x3_ms + ratios.apply_1000x3_ms;
+  await eventToRule(results, ratios, skipped);
+  return { module: 'anchor', results, ratios, skipped };
+}
