@@ -28,23 +28,31 @@ function canonical(value: DesiredValue): unknown {
   return String(value);
 }
 
-/** The canonical text the digest hashes; exposed for tests and debugging. */
+/** One resource's part of the canonical text; resolution caches it with the resource. */
+export function resourceFragment(r: DigestInput): string {
+  return JSON.stringify([
+    r.ref,
+    canonical(r.desired),
+    [...r.requires].sort(compareStrings),
+    [...r.restartOn].sort(compareStrings),
+    [...r.reloadOn].sort(compareStrings),
+  ]);
+}
+
+/** The canonical text the digest hashes: fragments in reference order. */
 export function canonicalManifest(resources: readonly DigestInput[]): string {
   const sorted = [...resources].sort((a, b) => compareStrings(a.ref, b.ref));
-  return JSON.stringify(
-    sorted.map((r) => [
-      r.ref,
-      canonical(r.desired),
-      [...r.requires].sort(compareStrings),
-      [...r.restartOn].sort(compareStrings),
-      [...r.reloadOn].sort(compareStrings),
-    ]),
-  );
+  return `[${sorted.map(resourceFragment).join(',')}]`;
 }
 
 /** `sha256:<64 hex>` of {@link canonicalManifest}. Deterministic. */
 export function manifestDigest(resources: readonly DigestInput[]): string {
-  return `sha256:${createHash('sha256').update(canonicalManifest(resources)).digest('hex')}`;
+  return digestOfCanonical(canonicalManifest(resources));
+}
+
+/** `sha256:<64 hex>` of canonical text already assembled from fragments. */
+export function digestOfCanonical(text: string): string {
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** The short form: the first 8 hex digits. */

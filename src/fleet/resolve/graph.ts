@@ -19,43 +19,40 @@ export interface GraphResult {
   readonly cycles: readonly (readonly string[])[];
 }
 
-/** A small binary heap of strings in {@link compareStrings} order. */
-class MinHeap {
-  private readonly items: string[] = [];
+/** A binary min-heap of small integers (node ranks: rank order is reference order). */
+class RankHeap {
+  private readonly items: number[] = [];
   get size(): number {
     return this.items.length;
   }
-  push(item: string): void {
+  push(item: number): void {
     const items = this.items;
+    let i = items.length;
     items.push(item);
-    let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (compareStrings(items[parent] as string, item) <= 0) break;
-      items[i] = items[parent] as string;
+      const p = items[parent] as number;
+      if (p <= item) break;
+      items[i] = p;
       i = parent;
     }
     items[i] = item;
   }
-  pop(): string {
+  pop(): number {
     const items = this.items;
-    const top = items[0] as string;
-    const last = items.pop() as string;
-    if (items.length > 0) {
+    const top = items[0] as number;
+    const last = items.pop() as number;
+    const n = items.length;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        let best = last;
-        if (l < items.length && compareStrings(items[l] as string, best) < 0) {
-          m = l;
-          best = items[l] as string;
-        }
-        if (r < items.length && compareStrings(items[r] as string, best) < 0) m = r;
-        if (m === i) break;
-        items[i] = items[m] as string;
-        i = m;
+        const c = r < n && (items[r] as number) < (items[l] as number) ? r : l;
+        if ((items[c] as number) >= last) break;
+        items[i] = items[c] as number;
+        i = c;
       }
       items[i] = last;
     }
@@ -66,91 +63,90 @@ class MinHeap {
 /**
  * Orders nodes and finds self-loops and cycles. Edges to refs that are not nodes are ignored
  * here (the caller reports them as unresolved). Never throws.
+ * HOT PATH (once per host): nodes are ranked by reference once, then everything runs on ranks.
  */
 export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
-  const known = new Set(nodes.map((n) => n.ref));
-  const indegree = new Map<string, number>();
-  const dependents = new Map<string, string[]>();
+  const sorted = [...nodes].sort((a, b) => compareStrings(a.ref, b.ref));
+  const n = sorted.length;
+  const rank = new Map<string, number>();
+  for (let i = 0; i < n; i++) rank.set((sorted[i] as GraphNode).ref, i);
+  const indegree = new Int32Array(n);
+  const dependents: number[][] = Array.from({ length: n }, () => []);
+  const successors: number[][] = Array.from({ length: n }, () => []);
   const selfLoops: string[] = [];
-  for (const node of nodes) indegree.set(node.ref, 0);
-  for (const node of nodes) {
-    for (const target of new Set(node.targets)) {
-      if (!known.has(target)) continue;
-      if (target === node.ref) {
-        selfLoops.push(node.ref);
+  for (let i = 0; i < n; i++) {
+    const node = sorted[i] as GraphNode;
+    for (const target of node.targets) {
+      const t = rank.get(target);
+      if (t === undefined) continue;
+      if (t === i) {
+        if (!selfLoops.includes(node.ref)) selfLoops.push(node.ref);
         continue;
       }
-      indegree.set(node.ref, (indegree.get(node.ref) as number) + 1);
-      const list = dependents.get(target);
-      if (list === undefined) dependents.set(target, [node.ref]);
-      else list.push(node.ref);
+      if ((successors[i] as number[]).includes(t)) continue;
+      (successors[i] as number[]).push(t);
+      indegree[i]++;
+      (dependents[t] as number[]).push(i);
     }
   }
-  const heap = new MinHeap();
-  for (const [ref, degree] of indegree) if (degree === 0) heap.push(ref);
+  const heap = new RankHeap();
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
   const order: string[] = [];
+  const placed = new Uint8Array(n);
   while (heap.size > 0) {
-    const ref = heap.pop();
-    order.push(ref);
-    for (const dependent of dependents.get(ref) ?? []) {
-      const degree = (indegree.get(dependent) as number) - 1;
-      indegree.set(dependent, degree);
-      if (degree === 0) heap.push(dependent);
-    }
+    const i = heap.pop();
+    placed[i] = 1;
+    order.push((sorted[i] as GraphNode).ref);
+    for (const d of dependents[i] as number[]) if (--indegree[d] === 0) heap.push(d);
   }
   const cycles: string[][] = [];
-  if (order.length < nodes.length) {
-    const placed = new Set(order);
-    const rest = nodes
-      .map((n) => n.ref)
-      .filter((ref) => !placed.has(ref))
-      .sort(compareStrings);
-    const targetsOf = new Map(
-      nodes.map((n) => [
-        n.ref,
-        [...new Set(n.targets)]
-          .filter((t) => t !== n.ref && !placed.has(t) && known.has(t))
-          .sort(compareStrings),
-      ]),
-    );
-    const onCycle = new Set<string>();
+  if (order.length < n) {
+    const rest: number[] = [];
+    for (let i = 0; i < n; i++) if (placed[i] === 0) rest.push(i);
+    const onCycle = new Uint8Array(n);
     for (const start of rest) {
-      if (onCycle.has(start)) continue;
-      const cycle = findCycle(start, targetsOf);
-      if (cycle !== undefined && !cycle.some((ref) => onCycle.has(ref))) {
-        cycles.push(cycle);
-        for (const ref of cycle) onCycle.add(ref);
+      if (onCycle[start] === 1) continue;
+      const cycle = findCycle(start, successors, placed);
+      if (cycle !== undefined && !cycle.some((i) => onCycle[i] === 1)) {
+        cycles.push(cycle.map((i) => (sorted[i] as GraphNode).ref));
+        for (const i of cycle) onCycle[i] = 1;
       }
     }
-    order.push(...rest);
+    for (const i of rest) order.push((sorted[i] as GraphNode).ref);
   }
   return { order, selfLoops: selfLoops.sort(compareStrings), cycles };
 }
 
 /** A cycle through `start` (smallest successors first), as `[start, …, start]`, or undefined. */
 function findCycle(
-  start: string,
-  targetsOf: ReadonlyMap<string, readonly string[]>,
-): string[] | undefined {
+  start: number,
+  successors: readonly (readonly number[])[],
+  placed: Uint8Array,
+): number[] | undefined {
   // Iterative DFS: fleets may be deep, and recursion depth should not depend on input.
-  const path: string[] = [start];
+  const targetsOf = (i: number): number[] =>
+    [...(successors[i] ?? [])].filter((t) => placed[t] === 0).sort((a, b) => a - b);
+  const path: number[] = [start];
+  const lists: number[][] = [targetsOf(start)];
   const next: number[] = [0];
-  const visited = new Set<string>([start]);
+  const visited = new Set<number>([start]);
   while (path.length > 0) {
-    const top = path[path.length - 1] as string;
-    const targets = targetsOf.get(top) ?? [];
-    const i = next[next.length - 1] as number;
+    const top = path.length - 1;
+    const targets = lists[top] as number[];
+    const i = next[top] as number;
     if (i >= targets.length) {
       path.pop();
+      lists.pop();
       next.pop();
       continue;
     }
-    next[next.length - 1] = i + 1;
-    const target = targets[i] as string;
+    next[top] = i + 1;
+    const target = targets[i] as number;
     if (target === start) return [...path, start];
     if (!visited.has(target)) {
       visited.add(target);
       path.push(target);
+      lists.push(targetsOf(target));
       next.push(0);
     }
   }

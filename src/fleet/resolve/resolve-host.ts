@@ -5,12 +5,7 @@
  * manifest, byte for byte.
  */
 import { LabelwiseError } from '../../errors.js';
-import {
-  DATUM_HOST_LABEL,
-  SelectorIndex,
-  compareStrings,
-  labelsFrom,
-} from '../../selector/index.js';
+import { DATUM_HOST_LABEL, SelectorIndex, labelsFrom } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import { RESOURCE_SPECS } from '../documents/resource-fields.js';
 import { checkTextKind } from '../documents/parse-document.js';
@@ -28,17 +23,25 @@ import type {
   Provenance,
   ResolvedResource,
   ResourceDoc,
-  ResourceType,
   Substitution,
   Template,
 } from '../model.js';
-import { manifestDigest } from './digest.js';
+import { digestOfCanonical, resourceFragment } from './digest.js';
 import { analyseGraph } from './graph.js';
 import { mergeValue, plainValue, showValue } from './merge-rules.js';
 import type { Conflict, MergeNode, MergeSource } from './merge-rules.js';
 import { substitute } from './placeholders.js';
 import { matcherReasons } from './reasons.js';
 import { checkResource } from './resource-checks.js';
+
+/** One resource's resolution that does not depend on the host (no placeholders involved). */
+interface ResolvedEntry {
+  readonly resource: ResolvedResource;
+  /** Problems of the merge and of the merged resource, without the host. */
+  readonly problems: readonly FleetProblem[];
+  /** The resource's part of the digest's canonical text. */
+  readonly fragment: string;
+}
 
 /** A fleet with its layer index built, ready to resolve many hosts. */
 export interface PreparedFleet {
@@ -48,6 +51,13 @@ export interface PreparedFleet {
   readonly hosts: ReadonlyMap<string, HostDoc>;
   /** Matcher reasons per layer position. */
   readonly reasons: readonly (readonly string[])[];
+  /**
+   * Memo of host-independent resource resolutions, keyed by the documents that contribute to
+   * them. Resolution is pure, so hosts whose layers contribute the same documents to a resource
+   * share its result; this is what keeps `validate` of a large fleet fast.
+   */
+  readonly memo: Map<ResourceDoc | string, ResolvedEntry>;
+  readonly docIds: ReadonlyMap<ResourceDoc, number>;
 }
 
 /** Options for {@link resolveHost}. */
@@ -60,11 +70,15 @@ export interface ResolveOptions {
 export function prepareFleet(fleet: Fleet): PreparedFleet {
   const index = new SelectorIndex<number>();
   fleet.layers.forEach((layer, i) => index.add(i, layer.selector));
+  const docIds = new Map<ResourceDoc, number>();
+  for (const layer of fleet.layers) for (const doc of layer.resources) docIds.set(doc, docIds.size);
   return {
     fleet,
     index,
     hosts: new Map(fleet.hosts.map((h) => [h.name, h])),
     reasons: fleet.layers.map((layer) => matcherReasons(layer.selector)),
+    memo: new Map(),
+    docIds,
   };
 }
 
@@ -78,23 +92,9 @@ export function selectLayers(prepared: PreparedFleet, labels: Labels): number[] 
   return prepared.index.match(labels);
 }
 
-interface Accumulator {
-  readonly ref: string;
-  readonly type: ResourceType;
-  readonly name: string;
-  readonly fields: Map<string, MergeNode>;
-  readonly layers: string[];
-  readonly edges: Record<EdgeKind, Map<string, { layer: string; file: string; line: number }>>;
-  readonly substitutions: Substitution[];
-  lastDoc: ResourceDoc;
-}
-
-/** `posix.join` for clean relative paths, without importing node:path into the core. */
-function joinPath(dir: string, path: string): string {
-  const parts = (dir === '' ? path : `${dir}/${path}`)
-    .split('/')
-    .filter((p) => p !== '' && p !== '.');
-  return parts.join('/');
+interface Contribution {
+  readonly layer: LayerDoc;
+  readonly doc: ResourceDoc;
 }
 
 /**
@@ -117,215 +117,266 @@ export function resolveHost(
   }
   const withProvenance = options.provenance !== false;
   const labels = hostLabels(host);
-  const selected = selectLayers(prepared, labels);
   const layers = prepared.fleet.layers;
-  const problems: FleetProblem[] = [];
-  const problem = (
-    code: string,
-    message: string,
-    at: { file: string; line: number },
-    object?: string,
-  ): void => {
-    problems.push({
-      severity: 'error',
-      code,
-      message,
-      file: at.file,
-      line: at.line,
-      host: host.name,
-      ...(object === undefined ? {} : { object }),
-    });
-  };
-
-  const accs = new Map<string, Accumulator>();
   const applied: AppliedLayer[] = [];
-  for (const position of selected) {
+  const contributions = new Map<string, Contribution[]>();
+  for (const position of selectLayers(prepared, labels)) {
     const layer = layers[position] as LayerDoc;
     applied.push({
       name: layer.name,
       precedence: layer.precedence,
       reasons: prepared.reasons[position] as string[],
     });
-    for (const doc of layer.resources)
-      foldDocument(accs, layer, doc, host, labels, withProvenance, problem);
+    for (const doc of layer.resources) {
+      const list = contributions.get(doc.ref);
+      if (list === undefined) contributions.set(doc.ref, [{ layer, doc }]);
+      else list.push({ layer, doc });
+    }
   }
 
-  const refs = [...accs.keys()].sort(compareStrings);
+  // References are ASCII (types are letters, names are Datum names), so the default sort is
+  // code-point order, the order of compareStrings, without its cost.
+  const refs = [...contributions.keys()].sort();
+  const problems: FleetProblem[] = [];
   const built = new Map<string, ResolvedResource>();
+  const fragments: string[] = [];
   const byTarget = new Map<string, string[]>();
+  const lastDoc = new Map<string, ResourceDoc>();
   for (const ref of refs) {
-    const acc = accs.get(ref) as Accumulator;
-    const desired: Record<string, DesiredValue> = Object.create(null);
-    const provenance: Record<string, Provenance> = Object.create(null);
-    for (const field of [...acc.fields.keys()].sort(compareStrings)) {
-      const node = acc.fields.get(field) as MergeNode;
-      desired[field] = plainValue(node);
-      if (withProvenance) collectProvenance(node, field, provenance);
-    }
-    const identity = RESOURCE_SPECS[acc.type].identity;
-    const targetValue = identity === 'name' ? acc.name : desired[identity];
-    const target = typeof targetValue === 'string' ? targetValue : undefined;
-    const at = { file: acc.lastDoc.file, line: acc.lastDoc.line };
-    if (target === undefined)
-      problem(
-        'FLEET_MISSING_IDENTITY',
-        `${ref} is missing desired.${identity}, which identifies what it manages`,
-        at,
-        ref,
-      );
-    else {
-      const key = `${acc.type}\u0000${target}`;
+    const contribs = contributions.get(ref) as Contribution[];
+    let entry: ResolvedEntry;
+    if (!withProvenance && contribs.every((c) => !c.doc.templated)) {
+      const key: ResourceDoc | string =
+        contribs.length === 1
+          ? (contribs[0] as Contribution).doc
+          : contribs.map((c) => prepared.docIds.get(c.doc)).join(',');
+      const cached = prepared.memo.get(key);
+      if (cached === undefined) {
+        entry = resolveResource(contribs, host, labels, false);
+        prepared.memo.set(key, entry);
+      } else entry = cached;
+    } else entry = resolveResource(contribs, host, labels, withProvenance);
+    for (const p of entry.problems) problems.push({ ...p, host: host.name });
+    const resource = entry.resource;
+    built.set(ref, resource);
+    fragments.push(entry.fragment);
+    const last = (contribs[contribs.length - 1] as Contribution).doc;
+    lastDoc.set(ref, last);
+    if (resource.target !== undefined) {
+      const key = `${resource.type}\u0000${resource.target}`;
       const list = byTarget.get(key);
       if (list === undefined) byTarget.set(key, [ref]);
       else list.push(ref);
     }
-    for (const message of checkResource(acc.type, ref, desired))
-      problem('FLEET_INVALID_RESOURCE', message, at, ref);
-    const edgeLayers: Record<string, string> = Object.create(null);
-    const edgeList = (kind: EdgeKind): string[] => {
-      const list = [...acc.edges[kind].keys()].sort(compareStrings);
-      if (withProvenance)
-        for (const target of list)
-          edgeLayers[`${kind}:${target}`] = (
-            acc.edges[kind].get(target) as { layer: string }
-          ).layer;
-      return list;
-    };
-    built.set(ref, {
-      ref,
-      type: acc.type,
-      name: acc.name,
-      target,
-      layers: acc.layers,
-      desired,
-      provenance,
-      requires: edgeList('requires'),
-      restartOn: edgeList('restartOn'),
-      reloadOn: edgeList('reloadOn'),
-      edgeLayers,
-      substitutions: acc.substitutions,
-    });
   }
+  const at = (ref: string): { file: string; line: number } => {
+    const doc = lastDoc.get(ref) as ResourceDoc;
+    return { file: doc.file, line: doc.line };
+  };
   for (const [key, list] of byTarget) {
     if (list.length < 2) continue;
     const target = key.slice(key.indexOf('\u0000') + 1);
-    const last = accs.get(list[list.length - 1] as string) as Accumulator;
-    problem(
-      'FLEET_DUPLICATE_TARGET',
-      `${list.join(' and ')} both manage ${JSON.stringify(target)}`,
-      { file: last.lastDoc.file, line: last.lastDoc.line },
-      list[0],
-    );
+    const where = at(list[list.length - 1] as string);
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_DUPLICATE_TARGET',
+      message: `${list.join(' and ')} both manage ${JSON.stringify(target)}`,
+      ...where,
+      object: list[0] as string,
+      host: host.name,
+    });
   }
 
   // Graph: unresolved references first (they name the host), then self-loops and cycles.
   for (const ref of refs) {
-    const acc = accs.get(ref) as Accumulator;
-    for (const kind of EDGE_KINDS) {
-      for (const [target, from] of acc.edges[kind]) {
-        if (target === ref) problem('FLEET_SELF_DEPENDENCY', `${ref} ${kind} itself`, from, ref);
-        else if (!accs.has(target))
-          problem(
-            'FLEET_UNRESOLVED_REFERENCE',
-            `${ref} ${kind} ${target}, which no layer applying to the host declares`,
-            from,
-            ref,
-          );
+    const seen = new Set<string>();
+    for (const c of contributions.get(ref) as Contribution[]) {
+      for (const kind of EDGE_KINDS) {
+        for (const edge of c.doc.edges[kind]) {
+          if (seen.has(`${kind}:${edge.ref}`)) continue;
+          seen.add(`${kind}:${edge.ref}`);
+          const where = { file: c.doc.file, line: edge.line };
+          if (edge.ref === ref)
+            problems.push({
+              severity: 'error',
+              code: 'FLEET_SELF_DEPENDENCY',
+              message: `${ref} ${kind} itself`,
+              ...where,
+              object: ref,
+              host: host.name,
+            });
+          else if (!contributions.has(edge.ref))
+            problems.push({
+              severity: 'error',
+              code: 'FLEET_UNRESOLVED_REFERENCE',
+              message: `${ref} ${kind} ${edge.ref}, which no layer applying to the host declares`,
+              ...where,
+              object: ref,
+              host: host.name,
+            });
+        }
       }
     }
   }
   const graph = analyseGraph(
     refs.map((ref) => {
       const r = built.get(ref) as ResolvedResource;
-      return { ref, targets: [...r.requires, ...r.restartOn, ...r.reloadOn] };
+      return {
+        ref,
+        targets:
+          r.requires.length + r.restartOn.length + r.reloadOn.length === 0
+            ? []
+            : [...r.requires, ...r.restartOn, ...r.reloadOn],
+      };
     }),
   );
   for (const cycle of graph.cycles) {
-    const first = accs.get(cycle[0] as string) as Accumulator;
-    problem(
-      'FLEET_DEPENDENCY_CYCLE',
-      `dependency cycle: ${cycle.join(' -> ')}`,
-      { file: first.lastDoc.file, line: first.lastDoc.line },
-      cycle[0],
-    );
+    const first = cycle[0] as string;
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_DEPENDENCY_CYCLE',
+      message: `dependency cycle: ${cycle.join(' -> ')}`,
+      ...at(first),
+      object: first,
+      host: host.name,
+    });
   }
-  const resources = graph.order.map((ref) => built.get(ref) as ResolvedResource);
   return {
     host: host.name,
     labels,
     layers: applied,
-    resources,
-    digest: manifestDigest(resources),
+    resources: graph.order.map((ref) => built.get(ref) as ResolvedResource),
+    digest: digestOfCanonical(`[${fragments.join(',')}]`),
     problems,
   };
 }
 
+interface Accumulator {
+  readonly fields: Map<string, MergeNode>;
+  readonly edges: Record<EdgeKind, Map<string, string>>;
+  readonly substitutions: Substitution[];
+}
+
+/** `posix.join` for clean relative paths, without importing node:path into the core. */
+function joinPath(dir: string, path: string): string {
+  const parts = (dir === '' ? path : `${dir}/${path}`)
+    .split('/')
+    .filter((p) => p !== '' && p !== '.');
+  return parts.join('/');
+}
+
+/** Folds one reference's contributions (in layer order) into a resolved resource. */
+function resolveResource(
+  contribs: readonly Contribution[],
+  host: HostDoc,
+  labels: Labels,
+  withProvenance: boolean,
+): ResolvedEntry {
+  const first = (contribs[0] as Contribution).doc;
+  const ref = first.ref;
+  const problems: FleetProblem[] = [];
+  const acc: Accumulator = {
+    fields: new Map(),
+    edges: { requires: new Map(), restartOn: new Map(), reloadOn: new Map() },
+    substitutions: [],
+  };
+  for (const c of contribs)
+    foldDocument(acc, c.layer, c.doc, host, labels, withProvenance, problems);
+  const desired: Record<string, DesiredValue> = Object.create(null);
+  const provenance: Record<string, Provenance> = Object.create(null);
+  for (const field of [...acc.fields.keys()].sort()) {
+    const node = acc.fields.get(field) as MergeNode;
+    desired[field] = plainValue(node);
+    if (withProvenance) collectProvenance(node, field, provenance);
+  }
+  const last = (contribs[contribs.length - 1] as Contribution).doc;
+  const at = { file: last.file, line: last.line };
+  const identity = RESOURCE_SPECS[first.type].identity;
+  const targetValue = identity === 'name' ? first.name : desired[identity];
+  const target = typeof targetValue === 'string' ? targetValue : undefined;
+  if (target === undefined)
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_MISSING_IDENTITY',
+      message: `${ref} is missing desired.${identity}, which identifies what it manages`,
+      ...at,
+      object: ref,
+    });
+  for (const message of checkResource(first.type, ref, desired))
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_INVALID_RESOURCE',
+      message,
+      ...at,
+      object: ref,
+    });
+  const edgeLayers: Record<string, string> = Object.create(null);
+  const lists: Record<EdgeKind, string[]> = { requires: [], restartOn: [], reloadOn: [] };
+  for (const kind of EDGE_KINDS) {
+    const list = [...acc.edges[kind].keys()].sort();
+    lists[kind] = list;
+    if (withProvenance)
+      for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
+  }
+  const resource: ResolvedResource = {
+    ref,
+    type: first.type,
+    name: first.name,
+    target,
+    layers: contribs.map((c) => c.layer.name),
+    desired,
+    provenance,
+    requires: lists.requires,
+    restartOn: lists.restartOn,
+    reloadOn: lists.reloadOn,
+    edgeLayers,
+    substitutions: acc.substitutions,
+  };
+  return { resource, problems, fragment: resourceFragment(resource) };
+}
+
 function foldDocument(
-  accs: Map<string, Accumulator>,
+  acc: Accumulator,
   layer: LayerDoc,
   doc: ResourceDoc,
   host: HostDoc,
   labels: Labels,
   withProvenance: boolean,
-  problem: (
-    code: string,
-    message: string,
-    at: { file: string; line: number },
-    object?: string,
-  ) => void,
+  problems: FleetProblem[],
 ): void {
-  let acc = accs.get(doc.ref);
-  if (acc === undefined) {
-    acc = {
-      ref: doc.ref,
-      type: doc.type,
-      name: doc.name,
-      fields: new Map(),
-      layers: [],
-      edges: { requires: new Map(), restartOn: new Map(), reloadOn: new Map() },
-      substitutions: [],
-      lastDoc: doc,
-    };
-    accs.set(doc.ref, acc);
-  }
-  acc.layers.push(layer.name);
-  acc.lastDoc = doc;
   const spec = RESOURCE_SPECS[doc.type];
-  const onConflict = (c: Conflict): void =>
-    problem(
-      'FLEET_CONFLICT',
-      `conflicting values for ${doc.ref}.${c.path}: ${showValue(c.existing.value)} from ${c.existing.layer} and ${showValue(c.incoming.value)} from ${c.incoming.layer} (both precedence ${c.precedence})`,
-      { file: c.incoming.file, line: c.incoming.line },
-      doc.ref,
-    );
+  let conflicts: Conflict[] | undefined;
+  const onConflict = (c: Conflict): void => {
+    (conflicts ??= []).push(c);
+  };
   for (const [field, written] of doc.desired) {
     let value: Leaf | Template | readonly (string | Template)[] = written.value;
     const at = { file: doc.file, line: written.line };
     if (doc.templated) {
       const filled = fill(value, host.name, labels);
       if (!filled.ok) {
-        problem(
-          'FLEET_UNDECLARED_LABEL',
-          `${doc.ref}.${field} uses {{ labels.${filled.missingLabel} }}, but the host does not declare label ${JSON.stringify(filled.missingLabel)}`,
-          at,
-          doc.ref,
-        );
+        problems.push({
+          severity: 'error',
+          code: 'FLEET_UNDECLARED_LABEL',
+          message: `${doc.ref}.${field} uses {{ labels.${filled.missingLabel} }}, but the host does not declare label ${JSON.stringify(filled.missingLabel)}`,
+          ...at,
+          object: doc.ref,
+        });
         continue;
       }
       value = filled.value;
       if (filled.used.length > 0) {
         const kind = spec.fields[field];
-        const texts = typeof value === 'string' ? [value] : [];
-        for (const text of texts) {
-          const bad = kind === undefined ? undefined : checkTextKind(kind, text);
-          if (bad !== undefined)
-            problem(
-              'FLEET_INVALID_FIELD',
-              `${doc.ref}.${field} ${bad} (after substitution)`,
-              at,
-              doc.ref,
-            );
-        }
+        const bad =
+          kind === undefined || typeof value !== 'string' ? undefined : checkTextKind(kind, value);
+        if (bad !== undefined)
+          problems.push({
+            severity: 'error',
+            code: 'FLEET_INVALID_FIELD',
+            message: `${doc.ref}.${field} ${bad} (after substitution)`,
+            ...at,
+            object: doc.ref,
+          });
         if (withProvenance)
           for (const u of filled.used)
             acc.substitutions.push({
@@ -349,11 +400,18 @@ function foldDocument(
       mergeValue(acc.fields.get(field), value as Leaf, source, field, onConflict),
     );
   }
+  for (const c of conflicts ?? [])
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_CONFLICT',
+      message: `conflicting values for ${doc.ref}.${c.path}: ${showValue(c.existing.value)} from ${c.existing.layer} and ${showValue(c.incoming.value)} from ${c.incoming.layer} (both precedence ${c.precedence})`,
+      file: c.incoming.file,
+      line: c.incoming.line,
+      object: doc.ref,
+    });
   for (const kind of EDGE_KINDS) {
     const edges = acc.edges[kind];
-    for (const edge of doc.edges[kind])
-      if (!edges.has(edge.ref))
-        edges.set(edge.ref, { layer: layer.name, file: doc.file, line: edge.line });
+    for (const edge of doc.edges[kind]) if (!edges.has(edge.ref)) edges.set(edge.ref, layer.name);
   }
 }
 

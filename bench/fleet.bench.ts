@@ -1,0 +1,358 @@
+/**
+ * Fleet benchmark (spec: Performance). A deterministic generator (fixed seed) writes a synthetic
+ * fleet as YAML text — 2,000 layers carrying 20,000 resource documents and up to 100,000 hosts —
+ * which goes through the real loader and resolver, exactly as `labelwise fleet validate` runs it.
+ *
+ * Scenarios:
+ * - full validate (load + resolve every host + lints) at 1k, 10k and 100k hosts, each in its own
+ *   child process pinned to one core (`taskset -c 0` when available) so wall time and peak RSS
+ *   (`process.resourceUsage().maxRSS`) belong to that run alone;
+ * - layer selection, indexed (`SelectorIndex.match`) vs testing every compiled matcher against
+ *   every host (the scan), side by side on the same hosts.
+ *
+ * `npm run bench -- fleet [--json]`. Timing never fails anything.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { compile } from '../src/selector/index.js';
+import { hostLabels, loadFleet, prepareFleet, validateFleet } from '../src/fleet/index.js';
+import type { FleetFile } from '../src/fleet/index.js';
+import { selectLayers } from '../src/fleet/resolve/resolve-host.js';
+import type { BenchReport, BenchResult } from './harness.js';
+import { consume, rng } from './harness.js';
+
+const SEED = 0x5eed_f1ee;
+export const LAYERS = 2000;
+export const RESOURCES = 20000;
+
+const ENVS = ['production', 'staging', 'dev'];
+const SITES = Array.from({ length: 20 }, (_, i) => `site${String(i).padStart(2, '0')}`);
+const ROLES = Array.from({ length: 100 }, (_, i) => `role${String(i).padStart(3, '0')}`);
+const TIERS = ['t0', 't1', 't2', 't3', 'legacy'];
+
+const header = (type: string, name: string): string =>
+  `datum: v1alpha1\ntype: ${type}\nname: ${name}\n`;
+const hostName = (i: number): string => `h${String(i).padStart(6, '0')}`;
+
+/** Label choices for host `i`, deterministic from the seed. */
+function hostLabelsFor(random: () => number): Record<string, string> {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const e = random();
+  const labels: Record<string, string> = {
+    environment: e < 0.6 ? 'production' : e < 0.85 ? 'staging' : 'dev',
+    site: pick(SITES),
+    role: pick(ROLES),
+    tier: pick(TIERS),
+    architecture: random() < 0.7 ? 'amd64' : 'arm64',
+    rack: `rack${Math.floor(random() * 500)}`,
+  };
+  if (random() < 0.5) labels.monitoring = 'prometheus';
+  if (random() < 0.01) labels.decommissioned = 'true';
+  return labels;
+}
+
+/** A File, Package, Service or Sysctl document; `k` varies the type. */
+function resource(
+  k: number,
+  name: string,
+  extra: { requires?: string; mode?: string; content?: string } = {},
+): string {
+  const requires = extra.requires === undefined ? '' : `requires:\n  - ${extra.requires}\n`;
+  switch (k % 4) {
+    case 0:
+      return `${header('Package', name)}desired:\n  state: present\n`;
+    case 1:
+      return `${header('File', name)}${requires}desired:\n  path: /etc/fleet/${name}.conf\n  mode: "${extra.mode ?? '0644'}"\n  owner: root\n  content: "${extra.content ?? `managed ${name}`}\\n"\n`;
+    case 2:
+      return `${header('Service', name)}${requires}desired:\n  state: running\n  enabled: true\n`;
+    default:
+      return `${header('Sysctl', name)}desired:\n  value: "${k % 7}"\n`;
+  }
+}
+
+/**
+ * The synthetic fleet: 2,000 layers in seven families (base, environment, site, role,
+ * environment × role, site × tier, role features with negative terms, single hosts), 20,000
+ * resource documents, and `hosts` hosts. Overrides target the same references at higher
+ * precedence, as real fleets do; templates use `{{ host }}` and `{{ labels.site }}`.
+ */
+export function generateFleet(hosts: number, seed = SEED): FleetFile[] {
+  const random = rng(seed);
+  const files: FleetFile[] = [{ path: 'fleet.yaml', bytes: `${header('Fleet', 'bench')}` }];
+  let layerCount = 0;
+  let resourceCount = 0;
+  const addLayer = (name: string, precedence: number, match: string, docs: string[]): void => {
+    layerCount++;
+    resourceCount += docs.length;
+    files.push({
+      path: `layers/${name}/layer.yaml`,
+      bytes: [`${header('Layer', name)}precedence: ${precedence}\n${match}`, ...docs].join('---\n'),
+    });
+  };
+  const docs = (count: number, prefix: string, make?: (i: number) => string): string[] =>
+    Array.from({ length: count }, (_, i) =>
+      make === undefined ? resource(i, `${prefix}-${i}`) : make(i),
+    );
+
+  addLayer(
+    'base',
+    0,
+    '',
+    docs(20, 'base', (i) =>
+      resource(
+        i,
+        `base-${i}`,
+        i % 4 === 1 ? { content: 'host {{ host }} at {{ labels.site }}' } : {},
+      ),
+    ),
+  );
+  for (const env of ENVS)
+    addLayer(
+      `env-${env}`,
+      10,
+      `match:\n  labels:\n    environment: ${env}\n`,
+      docs(20, `env-${env}`),
+    );
+  for (const site of SITES)
+    addLayer(
+      `site-${site}`,
+      20,
+      `match:\n  labels:\n    site: ${site}\n`,
+      docs(20, `site-${site}`),
+    );
+  for (const role of ROLES)
+    addLayer(
+      `role-${role}`,
+      30,
+      `match:\n  labels:\n    role: ${role}\n`,
+      docs(40, role, (i) =>
+        resource(i, `${role}-${i}`, i % 4 === 2 ? { requires: `Package[${role}-${i - 2}]` } : {}),
+      ),
+    );
+  // Environment × role: override the role's files (same references, higher precedence).
+  for (const env of ENVS)
+    for (const role of ROLES)
+      addLayer(
+        `${env}-${role}`,
+        40,
+        `match:\n  labels:\n    environment: ${env}\n    role: ${role}\n`,
+        docs(10, '', (i) =>
+          resource(1, `${role}-${4 * i + 1}`, { mode: '0640', content: `${env} {{ host }}` }),
+        ).map((d) => d.replace(/desired:\n {2}path: [^\n]+\n/, 'desired:\n')),
+      );
+  // Site × tier with oneOf.
+  for (let s = 0; s < SITES.length; s++)
+    for (let t = 0; t < 5; t++)
+      addLayer(
+        `site${s}-tiers${t}`,
+        50,
+        `match:\n  labels:\n    site: ${SITES[s]}\n  oneOf:\n    tier: [${TIERS[t]}, ${TIERS[(t + 1) % 5]}]\n`,
+        docs(10, `st-${s}-${t}`),
+      );
+  // Role features with negative terms.
+  for (let r = 0; r < ROLES.length; r++)
+    for (let f = 0; f < 3; f++)
+      addLayer(
+        `feature-${r}-${f}`,
+        60,
+        `match:\n  labels:\n    role: ${ROLES[r]}\n  noneOf:\n    tier: [legacy]\n  missing:\n    - decommissioned\n${f === 0 ? '  has:\n    - monitoring\n' : ''}`,
+        docs(10, `feat-${r}-${f}`),
+      );
+  // Single-host layers fill the rest: 2,000 layers and 20,000 resources in all.
+  const hostLayers = LAYERS - layerCount;
+  const remaining = RESOURCES - resourceCount;
+  const stride = Math.max(1, Math.floor(100000 / hostLayers));
+  for (let i = 0; i < hostLayers; i++) {
+    const count = Math.floor(remaining / hostLayers) + (i < remaining % hostLayers ? 1 : 0);
+    addLayer(
+      `host-${i}`,
+      100,
+      `match:\n  labels:\n    datum/host: ${hostName(i * stride)}\n`,
+      docs(count, `host-${i}`),
+    );
+  }
+  if (layerCount !== LAYERS || resourceCount !== RESOURCES)
+    throw new Error(`generator drift: ${layerCount} layers, ${resourceCount} resources`);
+
+  const perFile = 1000;
+  for (let start = 0; start < hosts; start += perFile) {
+    const parts: string[] = [];
+    for (let i = start; i < Math.min(hosts, start + perFile); i++) {
+      const labels = hostLabelsFor(random);
+      parts.push(
+        `${header('Host', hostName(i))}labels:\n${Object.entries(labels)
+          .map(([k, v]) => `  ${k}: ${v}\n`)
+          .join('')}`,
+      );
+    }
+    files.push({
+      path: `hosts/hosts-${String(start / perFile).padStart(3, '0')}.yaml`,
+      bytes: parts.join('---\n'),
+    });
+  }
+  return files;
+}
+
+interface ValidateFigures {
+  hosts: number;
+  load_s: number;
+  resolve_s: number;
+  total_s: number;
+  peak_rss_mb: number;
+  heap_used_mb: number;
+  errors: number;
+  warnings: number;
+  pinned: boolean;
+}
+
+/** Child-process body: generate, load, validate; print figures as JSON. */
+function runValidate(hosts: number): ValidateFigures {
+  const files = generateFleet(hosts);
+  const t0 = process.hrtime.bigint();
+  const fleet = loadFleet(files);
+  const t1 = process.hrtime.bigint();
+  const report = validateFleet(fleet);
+  const t2 = process.hrtime.bigint();
+  consume(report.errors);
+  return {
+    hosts,
+    load_s: Number(t1 - t0) / 1e9,
+    resolve_s: Number(t2 - t1) / 1e9,
+    total_s: Number(t2 - t0) / 1e9,
+    peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    heap_used_mb: process.memoryUsage().heapUsed / 1024 / 1024,
+    errors: report.errors,
+    warnings: report.warnings,
+    pinned: process.env.LABELWISE_BENCH_PINNED === '1',
+  };
+}
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one validate scenario in a fresh process (one core when taskset exists). */
+function validateInChild(hosts: number): ValidateFigures {
+  const self = fileURLToPath(import.meta.url);
+  const node = [
+    process.execPath,
+    '--max-old-space-size=16384',
+    '--import',
+    'tsx',
+    self,
+    '--child-validate',
+    String(hosts),
+  ];
+  const pinned = hasTaskset();
+  const [cmd, ...args] = pinned ? ['taskset', '-c', '0', ...node] : node;
+  const result = spawnSync(cmd as string, args, {
+    encoding: 'utf8',
+    env: { ...process.env, LABELWISE_BENCH_PINNED: pinned ? '1' : '0' },
+    maxBuffer: 1 << 24,
+  });
+  if (result.status !== 0)
+    throw new Error(`validate child for ${hosts} hosts failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ValidateFigures;
+}
+
+/** Indexed selection vs the scan over every compiled matcher, on the same hosts. */
+function selection(sampleHosts: number): {
+  index_ns: number;
+  scan_ns: number;
+  layers_per_host: number;
+} {
+  const fleet = loadFleet(generateFleet(sampleHosts));
+  const prepared = prepareFleet(fleet);
+  const labelSets = fleet.hosts.map(hostLabels);
+  const predicates = fleet.layers.map((l) => compile(l.selector));
+  // Check once that both give the same answer, so the comparison is of equals.
+  let matched = 0;
+  for (const labels of labelSets) {
+    const a = selectLayers(prepared, labels);
+    const b: number[] = [];
+    for (let i = 0; i < predicates.length; i++)
+      if ((predicates[i] as (l: typeof labels) => boolean)(labels)) b.push(i);
+    if (a.join() !== b.join()) throw new Error('index and scan disagree');
+    matched += a.length;
+  }
+  const time = (fn: () => void, rounds: number): number => {
+    fn(); // warm-up
+    const start = process.hrtime.bigint();
+    for (let r = 0; r < rounds; r++) fn();
+    return Number(process.hrtime.bigint() - start) / rounds / labelSets.length;
+  };
+  const index_ns = time(() => {
+    for (const labels of labelSets) consume(selectLayers(prepared, labels).length);
+  }, 5);
+  const scan_ns = time(() => {
+    for (const labels of labelSets) {
+      let n = 0;
+      for (let i = 0; i < predicates.length; i++)
+        if ((predicates[i] as (l: typeof labels) => boolean)(labels)) n++;
+      consume(n);
+    }
+  }, 3);
+  return { index_ns, scan_ns, layers_per_host: matched / labelSets.length };
+}
+
+export async function bench(): Promise<BenchReport> {
+  const results: BenchResult[] = [];
+  const sizes = (process.env.LABELWISE_BENCH_FLEET_SIZES ?? '1000,10000,100000')
+    .split(',')
+    .map(Number);
+  const growth: Record<string, number> = {};
+  let full: ValidateFigures | undefined;
+  for (const hosts of sizes) {
+    const figures = validateInChild(hosts);
+    full = figures;
+    growth[String(hosts)] = figures.resolve_s;
+    results.push({
+      name: `validate ${hosts} hosts × ${LAYERS} layers × ${RESOURCES} resources`,
+      load_s: figures.load_s,
+      resolve_s: figures.resolve_s,
+      total_s: figures.total_s,
+      us_per_host: (figures.resolve_s / hosts) * 1e6,
+      peak_rss_mb: figures.peak_rss_mb,
+      errors: figures.errors,
+      warnings: figures.warnings,
+      one_core: figures.pinned,
+    });
+  }
+  const sel = selection(10000);
+  results.push({
+    name: 'layer selection, SelectorIndex (per host)',
+    nsPerOp: sel.index_ns,
+    layers_per_host: sel.layers_per_host,
+  });
+  results.push({
+    name: 'layer selection, scan of 2,000 matchers (per host)',
+    nsPerOp: sel.scan_ns,
+  });
+  const smallest = sizes[0] as number;
+  const largest = sizes[sizes.length - 1] as number;
+  return {
+    module: 'fleet',
+    results,
+    ratios: {
+      scan_over_index: sel.scan_ns / sel.index_ns,
+      [`resolve_growth_${largest}_over_${smallest}`]:
+        (growth[String(largest)] as number) / (growth[String(smallest)] as number),
+    },
+    resolve_all_s: full?.total_s ?? 0,
+    resolve_all_hosts: largest,
+    peak_rss_mb: full?.peak_rss_mb ?? 0,
+    growth_resolve_s: growth,
+  };
+}
+
+// Child mode: `node --import tsx bench/fleet.bench.ts --child-validate N`.
+const childAt = process.argv.indexOf('--child-validate');
+if (childAt >= 0) {
+  const figures = runValidate(Number(process.argv[childAt + 1]));
+  console.log(JSON.stringify(figures));
+}
