@@ -17,6 +17,7 @@ import type {
   StorageSpec,
   WorkloadKind,
 } from './types.js';
+import { AUTH_PORT_NAME, routeName } from './render/labels.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
 
@@ -288,6 +289,21 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     if (port !== undefined) routes.push({ host, port });
   });
   routes.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
+  // Route objects are named after their host; two hosts must not map to one name.
+  const routeNames = new Map<string, string>();
+  routesRaw.forEach((entry, i) => {
+    const host = String(obj(entry).host);
+    const routeObject = routeName(host, platform);
+    const other = routeNames.get(routeObject);
+    if (other !== undefined && other !== host) {
+      fail(
+        'CATALOG_ROUTE_NAME',
+        ['ingressRoutes', i, 'host'],
+        `hosts ${quote(other)} and ${quote(host)} both name the HTTPRoute ${quote(routeObject)}`,
+      );
+    }
+    routeNames.set(routeObject, host);
+  });
 
   // auth
   const authRaw = obj(raw.auth);
@@ -337,6 +353,14 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         'CATALOG_AUTH_PORT_CLASH',
         explicitPorts ? ['ports', clash, 'port'] : ['ingressRoutes'],
         `port ${platform.forwardAuth.port} is the forward-auth proxy's port`,
+      );
+    }
+    const named = ports.findIndex((p) => p.name === AUTH_PORT_NAME);
+    if (named >= 0) {
+      fail(
+        'CATALOG_AUTH_PORT_CLASH',
+        ['ports', named, 'name'],
+        `the port name ${quote(AUTH_PORT_NAME)} is the forward-auth proxy's`,
       );
     }
   }

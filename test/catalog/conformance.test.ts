@@ -155,6 +155,29 @@ const cases: {
       }),
   },
   {
+    name: 'dependency peer on the namespace label only (selects every pod there)',
+    check: 'peer-selectors-select-their-service',
+    service: 'sonarr',
+    mutate: (o) =>
+      edit(o, 'CiliumNetworkPolicy', 'sonarr', (p) => {
+        const peer = at(p, 'spec', 'egress', 1, 'toEndpoints', 0) as Record<string, unknown>;
+        peer.matchLabels = { 'k8s:io.kubernetes.pod.namespace': 'qbittorrent' };
+      }),
+  },
+  {
+    name: 'client peer pointing at the wrong service',
+    check: 'peer-selectors-select-their-service',
+    service: 'blog',
+    mutate: (o) =>
+      edit(o, 'CiliumNetworkPolicy', 'blog', (p) => {
+        const labels = at(p, 'spec', 'ingress', 1, 'fromEndpoints', 0, 'matchLabels') as Record<
+          string,
+          string
+        >;
+        labels['app.kubernetes.io/name'] = 'plex';
+      }),
+  },
+  {
     name: 'route backend on a port the Service does not have',
     check: 'backend-ports-resolve',
     service: 'blog',

@@ -86,6 +86,16 @@ const rows: { name: string; text: string; want: { code: string; line: number; pa
     want: { code: 'CATALOG_LIVENESS_KIND', line: 6, path: 'observability.livenessWorkload.kind' },
   },
   {
+    name: 'two hosts that name one HTTPRoute',
+    text: 'name: web\nsource: { image: x:1 }\nauth: { mode: none }\ningressRoutes:\n  - { host: a-b.home.example.net, port: 80 }\n  - { host: a.b.home.example.net, port: 80 }\n',
+    want: { code: 'CATALOG_ROUTE_NAME', line: 6, path: 'ingressRoutes[1].host' },
+  },
+  {
+    name: 'an app port named like the proxy port',
+    text: 'name: web\nsource: { image: x:1 }\nports:\n  - { name: http-auth, port: 80 }\ningressRoutes: [{ host: web.home.example.net, port: 80 }]\n',
+    want: { code: 'CATALOG_AUTH_PORT_CLASH', line: 4, path: 'ports[0].name' },
+  },
+  {
     name: 'YAML syntax error',
     text: 'name: web\nsource: { image: x:1\n',
     want: { code: 'CATALOG_YAML_SYNTAX', line: 3, path: '' },

@@ -18,7 +18,8 @@ import {
   isEverything,
   labelsFrom,
   overlap,
-  parseSelector,
+  requirement,
+  selectorOf,
 } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
 import { COMPONENT_LABEL, NAME_LABEL, WORKLOAD_COMPONENT } from '../render/labels.js';
@@ -38,7 +39,7 @@ export function podTemplateLabels(workload: KubeObject): Labels {
 }
 
 /** Pods CDI starts to import a VM's disks: the DataVolume's labels plus CDI's own. */
-function importerPods(objects: readonly KubeObject[]): Labels[] {
+export function importerPods(objects: readonly KubeObject[]): Labels[] {
   const pods: Labels[] = [];
   for (const object of objects) {
     if (object.kind !== 'VirtualMachine') continue;
@@ -160,8 +161,12 @@ export function checkSelectors(input: ConformanceInput): CheckResult[] {
         .filter(([name]) => name !== service)
         .map(([name, pod]) => ({ pod, what: `a pod of ${name}` })),
     ];
-    const foreignName = parseSelector(`${NAME_LABEL} notin (${service})`);
-    const foreignComponent = parseSelector(`${COMPONENT_LABEL} notin (${WORKLOAD_COMPONENT})`);
+    // "Any pod that is not this service's workload": the name differs (or is absent), or the
+    // component is not the workload (or is absent).
+    const foreignName = selectorOf([requirement(NAME_LABEL, 'NotIn', [service])]);
+    const foreignComponent = selectorOf([
+      requirement(COMPONENT_LABEL, 'NotIn', [WORKLOAD_COMPONENT]),
+    ]);
     for (const use of selectorUses(objects)) {
       const object = `${describeObject(use.object)} ${use.where}`;
       const fail = (message: string) =>

@@ -1,5 +1,6 @@
 /** Runs every conformance check over a rendered set, in a stable order. */
 import { OBJECT_CHECKS } from './check-objects.js';
+import { checkPeers } from './check-peers.js';
 import { checkSelectors } from './check-selectors.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 
@@ -8,7 +9,11 @@ import type { CheckResult, ConformanceInput } from './model.js';
  * name then object. Pure and deterministic.
  */
 export function runConformance(input: ConformanceInput): CheckResult[] {
-  const results = [...checkSelectors(input), ...OBJECT_CHECKS.flatMap((check) => check(input))];
+  const results = [
+    ...checkSelectors(input),
+    ...checkPeers(input),
+    ...OBJECT_CHECKS.flatMap((check) => check(input)),
+  ];
   return results.sort((a, b) =>
     a.name !== b.name
       ? a.name < b.name
