@@ -202,7 +202,9 @@ export class TemplateRouter<T> {
     let end = path.length;
     if (end > 1 && path.charCodeAt(end - 1) === 47) end--;
     const values: string[] = [];
-    return this.walk(this.root, path, 1, end, method, values);
+    // Segments are the pieces between slashes up to `end`; `start > end` means none are left,
+    // so the bare `/` starts past its end and `/a//` keeps its empty last segment.
+    return this.walk(this.root, path, end === 1 ? 2 : 1, end, method, values);
   }
 
   private walk(
@@ -213,7 +215,7 @@ export class TemplateRouter<T> {
     method: string,
     values: string[],
   ): TemplateHit<T> | null {
-    if (start >= end) {
+    if (start > end) {
       const hit = node.leaf === undefined ? null : this.pick(node.leaf, method, values, undefined);
       if (hit !== null) return hit;
       return node.rest === undefined ? null : this.pick(node.rest, method, values, '');

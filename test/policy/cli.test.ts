@@ -1,0 +1,295 @@
+// `labelwise policy …` in-process through the real dispatcher, on the homelab example.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { memoryIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIR = 'examples/homelab/policy';
+const WEB = 'web.booksapp.serviceaccount.identity.linkerd.cluster.local';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO({ cwd: ROOT });
+  const code = await run(['policy', ...argv], io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('labelwise policy authorize', () => {
+  it('--json gives the spec shape', async () => {
+    const r = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/authors-0',
+      '--port',
+      '7001',
+      '--method',
+      'GET',
+      '--path',
+      '/authors/1.json',
+      '--identity',
+      WEB,
+      '--client-ip',
+      '10.1.2.3',
+      '--json',
+    );
+    assert.equal(r.code, 0, r.err);
+    const body = JSON.parse(r.out) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body), [
+      'decision',
+      'status',
+      'server',
+      'route',
+      'rule',
+      'authorization',
+      'timeout',
+      'precedence',
+      'trace',
+    ]);
+    assert.deepEqual(
+      { ...body, trace: undefined },
+      {
+        decision: 'allow',
+        status: 200,
+        server: 'booksapp/authors-http',
+        route: 'authors-get-route',
+        rule: 0,
+        authorization: 'authorizationpolicy/authors-get-policy',
+        timeout: null,
+        precedence: 'linkerd',
+        trace: undefined,
+      },
+    );
+    assert.ok((body.trace as string[]).some((line) => line.includes('authors-get-policy')));
+  });
+
+  it('text output explains a 404 step by step', async () => {
+    const r = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/authors-0',
+      '--port',
+      '7001',
+      '--path',
+      '/ping',
+      '--client-ip',
+      '10.0.0.9',
+    );
+    assert.equal(r.code, 0);
+    assert.match(r.out, /^decision\s+not-found \(404\)$/m);
+    assert.match(r.out, /why:\n\s+1\. server: booksapp\/authors-http/);
+  });
+
+  it('--precedence gateway-api is reported', async () => {
+    const r = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/books-0',
+      '--port',
+      '7002',
+      '--path',
+      '/ping',
+      '--client-ip',
+      '10.0.0.9',
+      '--precedence',
+      'gateway-api',
+      '--json',
+    );
+    assert.equal((JSON.parse(r.out) as { precedence: string }).precedence, 'gateway-api');
+  });
+
+  it('unknown pod: exit 1 with a JSON error and a hint', async () => {
+    const r = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/nope',
+      '--port',
+      '80',
+      '--path',
+      '/',
+      '--client-ip',
+      '10.0.0.1',
+      '--json',
+    );
+    assert.equal(r.code, 1);
+    const body = JSON.parse(r.out) as { error: { code: string; hint: string } };
+    assert.equal(body.error.code, 'POLICY_UNKNOWN_POD');
+    assert.match(body.error.hint, /booksapp\/authors-0/);
+  });
+
+  it('bad client IP and bad header: exit 1, no stack', async () => {
+    const ip = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/web-0',
+      '--port',
+      '7000',
+      '--path',
+      '/',
+      '--client-ip',
+      '10.0.0.300',
+    );
+    assert.equal(ip.code, 1);
+    assert.match(ip.err, /POLICY_INVALID_CLIENT_IP/);
+    assert.doesNotMatch(ip.err, /at .*\.ts:\d+/);
+    const header = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/web-0',
+      '--port',
+      '7000',
+      '--path',
+      '/',
+      '--client-ip',
+      '10.0.0.3',
+      '--header',
+      'novalue',
+    );
+    assert.equal(header.code, 1);
+    assert.match(header.err, /POLICY_INVALID_HEADER/);
+  });
+
+  it('a missing required flag is a usage error', async () => {
+    const r = await cli('authorize', DIR, '--pod', 'booksapp/web-0');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /required option/);
+  });
+
+  it('settings flags change the default policy; a bad one is refused', async () => {
+    const r = await cli(
+      'authorize',
+      DIR,
+      '--pod',
+      'booksapp/traffic-0',
+      '--port',
+      '80',
+      '--path',
+      '/',
+      '--client-ip',
+      '8.8.8.8',
+      '--json',
+    );
+    assert.equal((JSON.parse(r.out) as { server: string }).server, 'default:deny');
+    const bad = await cli('lint', DIR, '--cluster-networks', '10.0.0.0/33');
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /POLICY_INVALID_SETTING/);
+  });
+
+  it('--settings file, overridden by flags', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'policy-cli-'));
+    writeFileSync(
+      join(dir, 'settings.yaml'),
+      'defaultPolicy: cluster-authenticated\nclusterNetworks: [10.0.0.0/8]\n',
+    );
+    writeFileSync(
+      join(dir, 'pod.yaml'),
+      'apiVersion: v1\nkind: Pod\nmetadata: { name: p, namespace: ns }\n',
+    );
+    const a = await cli(
+      'authorize',
+      dir,
+      '--settings',
+      join(dir, 'settings.yaml'),
+      '--pod',
+      'ns/p',
+      '--port',
+      '80',
+      '--path',
+      '/',
+      '--client-ip',
+      '10.0.0.1',
+      '--json',
+    );
+    assert.equal((JSON.parse(a.out) as { server: string }).server, 'default:cluster-authenticated');
+    const b = await cli(
+      'authorize',
+      dir,
+      '--settings',
+      join(dir, 'settings.yaml'),
+      '--default-policy',
+      'deny',
+      '--pod',
+      'ns/p',
+      '--port',
+      '80',
+      '--path',
+      '/',
+      '--client-ip',
+      '10.0.0.1',
+      '--json',
+    );
+    assert.equal((JSON.parse(b.out) as { server: string }).server, 'default:deny');
+  });
+});
+
+describe('labelwise policy compile and lint', () => {
+  it('compile --pod --json lists ports, servers, routes and authorizations', async () => {
+    const r = await cli('compile', DIR, '--pod', 'booksapp/books-0', '--json');
+    assert.equal(r.code, 0, r.err);
+    const body = JSON.parse(r.out) as {
+      pods: {
+        pod: string;
+        ports: { port: number; server: string; routes: { name: string }[] }[];
+      }[];
+    };
+    assert.equal(body.pods.length, 1);
+    assert.deepEqual(
+      body.pods[0]?.ports.map((p) => [p.port, p.server, p.routes.map((x) => x.name)]),
+      [[7002, 'booksapp/books-http', ['default', 'probe']]],
+    );
+  });
+
+  it('compile text is a table', async () => {
+    const r = await cli('compile', DIR);
+    assert.match(r.out, /^POD\s+PORT\s+SERVER\s+PROTOCOL\s+ROUTES\s+AUTHORIZATIONS$/m);
+    assert.match(r.out, /booksapp\/web-0\s+7000\s+booksapp\/web-http\s+HTTP\/1\s+11 routes:/);
+  });
+
+  it('lint --json: the documented finding, exit 0 (warnings only)', async () => {
+    const r = await cli('lint', DIR, '--json');
+    assert.equal(r.code, 0);
+    const body = JSON.parse(r.out) as {
+      findings: { code: string; file: string; line: number }[];
+      errors: number;
+      warnings: number;
+    };
+    assert.equal(body.errors, 0);
+    assert.deepEqual(
+      body.findings.map((f) => [f.code, f.file, f.line]),
+      [
+        ['POLICY_PROBE_NOT_ROUTED', 'examples/homelab/policy/pods.yaml', 43],
+        ['POLICY_PROBE_NOT_ROUTED', 'examples/homelab/policy/pods.yaml', 43],
+      ],
+    );
+  });
+
+  it('lint exits 1 on errors and prints file:line', async () => {
+    const r = await cli('lint', 'test/policy/fixtures/lint/authn-ref-missing');
+    assert.equal(r.code, 1);
+    assert.match(
+      r.out,
+      /^test\/policy\/fixtures\/lint\/authn-ref-missing\/policy\.yaml:20: error POLICY_AUTHN_REF_MISSING/m,
+    );
+  });
+
+  it('an unreadable directory exits 3', async () => {
+    const r = await cli('lint', 'no/such/dir');
+    assert.equal(r.code, 3);
+    assert.match(r.err, /POLICY_UNREADABLE/);
+  });
+
+  it('--help shows a real example', async () => {
+    const r = await cli('authorize', '--help');
+    assert.equal(r.code, 0);
+    assert.match(r.out, /labelwise policy authorize examples\/homelab\/policy/);
+  });
+});
