@@ -13,6 +13,8 @@ import { formatPath } from './yaml-source.js';
 const DEFINITION_NAMES: Readonly<Record<string, string>> = {
   dnsLabel:
     'a DNS label (lower-case letters, digits and "-", starting with a letter, at most 63 characters)',
+  serviceName:
+    'a service name: a DNS label of at most 52 characters (lower-case letters, digits and "-", starting with a letter)',
   portName: 'a port name (lower-case letters, digits and "-", at most 15 characters)',
   portNumber: 'a port number from 1 to 65535',
   quantity: 'a Kubernetes quantity such as 10Gi or 500Mi',

@@ -40,6 +40,16 @@ function readText(path: string, shown: string): string {
   }
 }
 
+/** Whether `path` is a regular file / a directory; false for anything unreadable (a dangling or looping symlink). */
+function kindOf(path: string): 'file' | 'dir' | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function listDir(dir: string, shown: string): string[] {
   try {
     if (!statSync(dir).isDirectory()) throw new Error('not a directory');
@@ -63,7 +73,7 @@ export function readCatalogDir(dir: string, root: string): CatalogInput {
   for (const entry of listDir(dir, shownDir)) {
     if (!/\.ya?ml$/.test(entry) || entry.startsWith('.')) continue;
     const path = join(dir, entry);
-    if (!statSync(path).isFile()) continue;
+    if (kindOf(path) !== 'file') continue;
     const file = displayPath(root, path);
     const text = readText(path, file);
     if (entry === 'platform.yaml' || entry === 'platform.yml') platform = { file, text };
@@ -88,16 +98,16 @@ export function readAppsDir(
   const shownDir = displayPath(root, dir);
   for (const entry of listDir(dir, shownDir)) {
     const serviceDir = join(dir, entry);
-    if (entry.startsWith('.') || !statSync(serviceDir).isDirectory()) continue;
+    if (entry.startsWith('.') || kindOf(serviceDir) !== 'dir') continue;
     const kustomization = join(serviceDir, 'kustomization.yaml');
     const managed =
       services.includes(entry) ||
-      (existsSync(kustomization) &&
+      (kindOf(kustomization) === 'file' &&
         readText(kustomization, displayPath(root, kustomization)).startsWith(RENDER_HEADER));
     if (!managed) continue;
     for (const name of listDir(serviceDir, displayPath(root, serviceDir))) {
       const path = join(serviceDir, name);
-      if (name.startsWith('.') || !statSync(path).isFile()) continue;
+      if (name.startsWith('.') || kindOf(path) !== 'file') continue;
       files[`${entry}/${name}`] = readText(path, displayPath(root, path));
     }
   }
