@@ -117,6 +117,10 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     'Run the Docker network anchor, or check a Compose project statically.',
     io,
   );
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  ANCHORD_LABEL_SELECTOR=anchord.role=ldap-outpost ANCHORD_EXT_NETWORK=dmz labelwise anchor run\n  labelwise anchor check compose.yaml --json\n',
+  );
   const daemon = configureSubcommand(
     program
       .command('run')
