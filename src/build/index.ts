@@ -1,0 +1,10 @@
+// `labelwise build`: one pass over a whole repository.
+export type { RepoParts } from './detect.js';
+export { detectParts } from './detect.js';
+export type { StageRun } from './stages.js';
+export { plannedStages, runStage } from './stages.js';
+export type { BuildReport, ModuleSummary } from './report.js';
+export { buildReport, findingLocation } from './report.js';
+export type { ReportData } from './report-html.js';
+export { renderReportHtml, escapeHtml } from './report-html.js';
+export { writeOutputDirectory, MARKER } from './outputs.js';

@@ -1,0 +1,88 @@
+/**
+ * Runs each module's build stage over the parts found in a repository. Only this folder and
+ * `src/cli` see every module; the modules never import each other.
+ */
+import { LabelwiseError } from '../errors.js';
+import type { Finding, ModuleName, StageResult } from '../findings.js';
+import type { RepoParts } from './detect.js';
+
+export interface StageRun {
+  readonly module: ModuleName;
+  /** The directory the stage read, relative to the repository. */
+  readonly input: string;
+  readonly result: StageResult;
+  readonly ms: number;
+}
+
+interface StageSpec {
+  readonly module: ModuleName;
+  readonly dir: string;
+  readonly run: () => Promise<StageResult>;
+}
+
+/** The stages to run for the parts present, in a fixed order. */
+export function plannedStages(parts: RepoParts, root: string): StageSpec[] {
+  const stages: StageSpec[] = [];
+  if (parts.fleet !== undefined) {
+    const dir = parts.fleet;
+    stages.push({
+      module: 'fleet',
+      dir,
+      run: async () => (await import('../fleet/index.js')).buildFleetStage(dir, { root }),
+    });
+  }
+  if (parts.catalog !== undefined) {
+    const { dir, apps } = parts.catalog;
+    stages.push({
+      module: 'catalog',
+      dir,
+      run: async () =>
+        (await import('../catalog/index.js')).buildCatalogStage(
+          dir,
+          apps === undefined ? { root } : { root, apps },
+        ),
+    });
+  }
+  if (parts.policy !== undefined) {
+    const dir = parts.policy;
+    stages.push({
+      module: 'policy',
+      dir,
+      run: async () => (await import('../policy/index.js')).buildPolicyStage(dir, { root }),
+    });
+  }
+  if (parts.compose !== undefined) {
+    const dir = parts.compose;
+    stages.push({
+      module: 'anchor',
+      dir,
+      run: async () => (await import('../anchor/index.js')).buildAnchorStage(dir, { root }),
+    });
+  }
+  return stages;
+}
+
+/**
+ * Runs one stage. A user error that stops a stage (an unreadable directory, say) becomes an
+ * error finding so the other stages still run and the report lists everything; bugs propagate.
+ */
+export async function runStage(stage: StageSpec, relativeInput: string): Promise<StageRun> {
+  const start = process.hrtime.bigint();
+  let result: StageResult;
+  try {
+    result = await stage.run();
+  } catch (error) {
+    if (!(error instanceof LabelwiseError)) throw error;
+    const finding: Finding = {
+      module: stage.module,
+      severity: 'error',
+      code: error.code,
+      message: error.message,
+      ...(error.source.file !== undefined ? { file: error.source.file } : {}),
+      ...(error.source.line !== undefined ? { line: error.source.line } : {}),
+    };
+    result = { findings: [finding], outputs: {}, counts: {} };
+  }
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return { module: stage.module, input: relativeInput, result, ms };
+}
