@@ -19,7 +19,8 @@ export function service(definition: ResolvedService, platform: Platform): Servic
       ports: ports.map((p) => ({
         name: p.name,
         port: p.port,
-        targetPort: p.name,
+        // A VM's launcher pod declares no named ports (masquerade forwards by number).
+        targetPort: definition.kind === 'vm' ? p.port : p.name,
         protocol: p.protocol,
       })),
     },
