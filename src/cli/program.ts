@@ -1,6 +1,22 @@
 import { Command, CommanderError } from 'commander';
+import type { OutputConfiguration } from 'commander';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
+
+/**
+ * Where commander writes, at a fixed help width: help text is the same on every terminal, so
+ * `docs/cli.md` can be generated from it and checked.
+ */
+function outputFor(io: CliIO): OutputConfiguration {
+  return {
+    writeOut: (text) => io.stdout(text),
+    writeErr: (text) => io.stderr(text),
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
+  };
+}
+
+const HELP_WIDTH = 100;
 
 /**
  * A commander program wired to `io` that never calls process.exit: parse errors and `--help`
@@ -12,10 +28,7 @@ export function createProgram(name: string, description: string, io: CliIO): Com
   program
     .description(description)
     .exitOverride()
-    .configureOutput({
-      writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
-    })
+    .configureOutput(outputFor(io))
     .showHelpAfterError('(run with --help for usage)')
     .allowExcessArguments(false);
   return program;
@@ -25,7 +38,7 @@ export function createProgram(name: string, description: string, io: CliIO): Com
 export function configureSubcommand(command: Command, io: CliIO): Command {
   return command
     .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) })
+    .configureOutput(outputFor(io))
     .showHelpAfterError('(run with --help for usage)')
     .allowExcessArguments(false);
 }
