@@ -49,10 +49,11 @@ if ! timeout 10 docker info >/dev/null 2>&1; then
   # setsid so dockerd is not tied to this shell's process group; CI ends it with the machine.
   # --live-restore keeps containers running while dockerd restarts (integration scenario 4).
   setsid dockerd --live-restore >"$DOCKERD_LOG" 2>&1 </dev/null &
+  dockerd_pid=$!
   ok=0
   for _ in $(seq 1 60); do
     if timeout 5 docker info >/dev/null 2>&1; then ok=1; break; fi
-    if ! pgrep -x dockerd >/dev/null 2>&1; then break; fi
+    if ! kill -0 "$dockerd_pid" 2>/dev/null; then log "dockerd exited"; break; fi
     sleep 1
   done
   if [ "$ok" != 1 ]; then

@@ -4,6 +4,7 @@
  * and network a test creates so that cleanup removes all of them, even after a failure.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 
 export const TEST_IMAGE = process.env.LABELWISE_TEST_IMAGE ?? 'labelwise-test/busybox:latest';
@@ -160,4 +161,21 @@ export class Lab {
     if (ids.length > 0) sh('docker', ['rm', '-f', ...ids], 120_000);
     for (const network of this.networks) sh('docker', ['network', 'rm', network], 60_000);
   }
+}
+
+/** The running dockerd's pid and command line, read from /proc (no procps needed). */
+export function findDockerd(): { pid: number; cmdline: string[] } | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'dockerd') continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((a) => a !== '');
+      return { pid: Number(entry), cmdline };
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return undefined;
 }
