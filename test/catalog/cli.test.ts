@@ -2,7 +2,15 @@
 // that a refused render writes nothing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/catalog.js';
@@ -154,4 +162,27 @@ test('build stage: findings carry module, code, repository-relative file and lin
     { module: 'catalog', severity: 'error', file: 'catalog/broken.yaml', line: 3 },
   );
   assert.deepEqual(result.outputs, {});
+});
+
+test('render removes the directory of a deleted service and leaves unmanaged ones alone', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], memoryIO({ cwd: dir })), 0);
+  mkdirSync(join(dir, 'apps/hand-made'));
+  writeFileSync(join(dir, 'apps/hand-made/kustomization.yaml'), 'resources: []\n');
+  rmSync(join(dir, 'catalog/blog.yaml'));
+  const homepage = join(dir, 'catalog/homepage.yaml');
+  writeFileSync(homepage, readFileSync(homepage, 'utf8').replace(/dependencies:\n( {2}- .*\n)+/, ''));
+  const check = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps', '--json'], check), 2, check.err);
+  const report = JSON.parse(check.out) as { diffs: { path: string; change: string }[] };
+  assert.ok(
+    report.diffs.some((d) => d.path === 'blog/kustomization.yaml' && d.change === 'removed'),
+  );
+  assert.ok(!report.diffs.some((d) => d.path.startsWith('hand-made/')));
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 0, io.err);
+  assert.equal(existsSync(join(dir, 'apps/blog')), false);
+  assert.ok(existsSync(join(dir, 'apps/hand-made/kustomization.yaml')));
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps'], memoryIO({ cwd: dir })), 0);
 });
