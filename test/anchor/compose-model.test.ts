@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  interpolate,
+  normalizeProjectName,
+  parseDotEnv,
+  splitCommand,
+} from '../../src/anchor/compose/compose-model.js';
+
+const vars = { SET: 'x', EMPTY: '' };
+const rows: { name: string; input: string; want: string; problems?: string[] }[] = [
+  { name: 'plain text', input: 'a=b', want: 'a=b' },
+  { name: '$$ escapes', input: 'cost $$5', want: 'cost $5' },
+  { name: 'braced', input: 'v=${SET}', want: 'v=x' },
+  { name: 'bare', input: 'v=$SET/y', want: 'v=x/y' },
+  { name: ':- on empty', input: '${EMPTY:-d}', want: 'd' },
+  { name: '- on empty keeps empty', input: '${EMPTY-d}', want: '' },
+  { name: '- on unset', input: '${NOPE-d}', want: 'd' },
+  { name: 'unset warns', input: '${NOPE}', want: '', problems: ['warning'] },
+  { name: ':? on unset errors', input: '${NOPE:?need it}', want: '', problems: ['error'] },
+];
+for (const row of rows) {
+  test(`interpolate: ${row.name}`, () => {
+    const result = interpolate(row.input, vars);
+    assert.equal(result.text, row.want);
+    assert.deepEqual(
+      result.problems.map((p) => p.severity),
+      row.problems ?? [],
+    );
+  });
+}
+
+test('splitCommand handles quotes and whitespace', () => {
+  assert.deepEqual(splitCommand(`network-anchor  --flag "a b" 'c d' ""`), [
+    'network-anchor',
+    '--flag',
+    'a b',
+    'c d',
+    '',
+  ]);
+});
+
+test('parseDotEnv: comments, export, quotes; prototype-free', () => {
+  const env = parseDotEnv(
+    '# c\nexport A=1\nB="two words"\nC=3 # trailing\n__proto__=x\nbad line\n',
+  );
+  assert.deepEqual(Object.entries(env), [
+    ['A', '1'],
+    ['B', 'two words'],
+    ['C', '3'],
+    ['__proto__', 'x'],
+  ]);
+  assert.equal(Object.getPrototypeOf(env), null);
+});
+
+test('normalizeProjectName follows Compose', () => {
+  assert.equal(normalizeProjectName('My Stack.v2'), 'mystackv2');
+  assert.equal(normalizeProjectName('_x-Y'), 'x-y');
+});
