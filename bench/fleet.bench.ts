@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from '../src/selector/index.js';
 import { hostLabels, loadFleet, prepareFleet, validateFleet } from '../src/fleet/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
-import { selectLayers } from '../src/fleet/resolve/resolve-host.js';
+import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
 import { consume, rng } from './harness.js';
 
@@ -198,6 +198,9 @@ interface ValidateFigures {
   load_s: number;
   resolve_s: number;
   total_s: number;
+  /** CPU time (user + system) of this process, which other load on the machine cannot inflate. */
+  load_cpu_s: number;
+  resolve_cpu_s: number;
   peak_rss_mb: number;
   heap_used_mb: number;
   errors: number;
@@ -208,17 +211,26 @@ interface ValidateFigures {
 /** Child-process body: generate, load, validate; print figures as JSON. */
 function runValidate(hosts: number): ValidateFigures {
   const files = generateFleet(hosts);
+  const cpu = (): number => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  const c0 = cpu();
   const t0 = process.hrtime.bigint();
   const fleet = loadFleet(files);
   const t1 = process.hrtime.bigint();
+  const c1 = cpu();
   const report = validateFleet(fleet);
   const t2 = process.hrtime.bigint();
+  const c2 = cpu();
   consume(report.errors);
   return {
     hosts,
     load_s: Number(t1 - t0) / 1e9,
     resolve_s: Number(t2 - t1) / 1e9,
     total_s: Number(t2 - t0) / 1e9,
+    load_cpu_s: c1 - c0,
+    resolve_cpu_s: c2 - c1,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
     heap_used_mb: process.memoryUsage().heapUsed / 1024 / 1024,
     errors: report.errors,
@@ -316,6 +328,8 @@ export async function bench(): Promise<BenchReport> {
       load_s: figures.load_s,
       resolve_s: figures.resolve_s,
       total_s: figures.total_s,
+      load_cpu_s: figures.load_cpu_s,
+      resolve_cpu_s: figures.resolve_cpu_s,
       us_per_host: (figures.resolve_s / hosts) * 1e6,
       peak_rss_mb: figures.peak_rss_mb,
       errors: figures.errors,

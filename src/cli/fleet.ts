@@ -58,19 +58,21 @@ function colourProblem(io: CliIO, p: FleetProblem & { hosts?: readonly string[] 
   return paint(io, p.severity === 'error' ? 'red' : 'yellow', formatProblem(p));
 }
 
-/** Loads a fleet; a repository without a usable Fleet document is an input error. */
+/** Loads a fleet; a repository without exactly one Fleet document is an input error. */
 async function load(io: CliIO, repo: string): Promise<Fleet> {
-  const fleet = await loadFleetDir(resolvePath(io.cwd, repo));
-  const fatal = fleet.problems.find(
+  const fleet = await loadFleetDir(resolvePath(io.cwd, repo), repo);
+  const fatal = fleet.problems.filter(
     (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
   );
-  if (fatal !== undefined) {
-    const where = fatal.file === undefined ? {} : { file: fatal.file, line: fatal.line ?? 1 };
+  const first = fatal[0];
+  if (first !== undefined) {
+    const where = first.file === undefined ? {} : { file: first.file, line: first.line ?? 1 };
+    const others = fatal.slice(1).map((p) => `${p.file}:${p.line}`);
     throw new LabelwiseError(
-      fatal.code,
-      fatal.message,
+      first.code,
+      others.length === 0 ? first.message : `${first.message} (also at ${others.join(', ')})`,
       where,
-      'a fleet repository has exactly one `type: Fleet` document at its root',
+      'a fleet repository has exactly one `type: Fleet` document, at its root',
     );
   }
   return fleet;

@@ -8,8 +8,9 @@ import { explain } from '../selector/index.js';
 import type { DesiredValue, EdgeKind, HostManifest, Substitution } from './model.js';
 import { EDGE_KINDS } from './model.js';
 import { formatReason } from './resolve/reasons.js';
-import { hostLabels, resolveHost } from './resolve/resolve-host.js';
-import type { PreparedFleet } from './resolve/resolve-host.js';
+import { hostLabels } from './resolve/prepare.js';
+import type { PreparedFleet } from './resolve/prepare.js';
+import { resolveHost } from './resolve/resolve-host.js';
 
 export interface FieldExplanation {
   readonly field: string;

@@ -13,8 +13,10 @@ export type {
 } from './model.js';
 export type { FleetFile, LoadOptions } from './documents/load-fleet.js';
 export { loadFleet } from './documents/load-fleet.js';
-export type { PreparedFleet, ResolveOptions } from './resolve/resolve-host.js';
-export { prepareFleet, resolveHost, hostLabels } from './resolve/resolve-host.js';
+export type { PreparedFleet } from './resolve/prepare.js';
+export { prepareFleet, hostLabels } from './resolve/prepare.js';
+export type { ResolveOptions } from './resolve/resolve-host.js';
+export { resolveHost } from './resolve/resolve-host.js';
 export { manifestDigest, canonicalManifest, shortDigest } from './resolve/digest.js';
 export type { GroupedProblem, ValidationReport, ValidateOptions } from './validate.js';
 export { validateFleet, lintMatchers, hostIndex, formatProblem } from './validate.js';

@@ -119,6 +119,8 @@ export interface LayerDoc extends Location {
   readonly dir: string;
   /** Resource documents, ordered by type then name. */
   readonly resources: readonly ResourceDoc[];
+  /** Set when the Layer document had errors: it owns its directory but applies to no host. */
+  readonly invalid?: boolean;
   /** Line of each requirement's term, keyed by the requirement's origin path (`match.labels.role`). */
   readonly matchLines: Readonly<Record<string, number>>;
 }
@@ -134,6 +136,11 @@ export interface Fleet {
   readonly layers: readonly LayerDoc[];
   /** Problems found while loading, in file order. */
   readonly problems: readonly FleetProblem[];
+  /**
+   * References whose documents had errors (and were left out). Edges to them are not reported
+   * again as unresolved: the document's own error says what to fix.
+   */
+  readonly invalidRefs: ReadonlySet<string>;
 }
 
 /** Where one leaf's value came from: the layer that set it and the values it displaced. */

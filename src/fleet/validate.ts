@@ -6,8 +6,9 @@
 import { LabelIndex, compareStrings, satisfiable } from '../selector/index.js';
 import { compareProblems } from './documents/load-fleet.js';
 import type { Fleet, FleetProblem, HostManifest } from './model.js';
-import { hostLabels, prepareFleet, resolveHost } from './resolve/resolve-host.js';
-import type { PreparedFleet } from './resolve/resolve-host.js';
+import { hostLabels, prepareFleet } from './resolve/prepare.js';
+import type { PreparedFleet } from './resolve/prepare.js';
+import { resolveHost } from './resolve/resolve-host.js';
 
 /** A problem and every host it was found on (empty for problems of the repository itself). */
 export interface GroupedProblem extends FleetProblem {
@@ -50,6 +51,7 @@ export function lintMatchers(
 ): FleetProblem[] {
   const out: FleetProblem[] = [];
   for (const layer of fleet.layers) {
+    if (layer.invalid === true) continue;
     const at = { file: layer.file, line: layer.line, object: `Layer ${layer.name}` };
     const check = satisfiable(layer.selector);
     if (!check.satisfiable) {

@@ -253,6 +253,17 @@ const rows: Row[] = [
     files: { 'fleet.yaml': FLEET, 'l/l.yaml': layer('l', 0, '  has:\n    - datum/role\n') },
     errors: ['l/l.yaml:7 FLEET_INVALID_MATCH'],
   },
+  {
+    name: 'Layer: a broken Layer still owns its directory (no cascade of "no Layer above it")',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        doc('Layer', 'l', 'precedence: high\n'),
+        doc('Package', 'p', 'desired:\n  state: present\n'),
+      ],
+    },
+    errors: ['l/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+  },
   // Resources
   {
     name: 'resource: restartOn and reloadOn on one resource',

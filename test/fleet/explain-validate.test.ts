@@ -138,3 +138,24 @@ test('validate: the example-style fleet has digests for every host, in host orde
   assert.deepEqual(Object.keys(report.digests), ['bare', 'db-001', 'web-001', 'web-002']);
   assert.notEqual(report.digests['web-001'], report.digests['web-002']);
 });
+
+test('validate: an invalid document is reported once, not again as unresolved references on every host', () => {
+  const report = validateFleet(
+    fleetOf({
+      ...files,
+      'web/l.yaml': [
+        layer('role-web', 20, '  labels:\n    role: web\n'),
+        doc('Package', 'nginx', 'desired:\n  state: installed\n'),
+        doc(
+          'Service',
+          'nginx',
+          'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    report.problems.filter((p) => p.severity === 'error').map((p) => p.code),
+    ['FLEET_INVALID_FIELD', 'FLEET_MISSING_IDENTITY'],
+  );
+});

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LabelwiseError } from '../../src/errors.js';
-import { prepareFleet, resolveHost } from '../../src/fleet/index.js';
+import { manifestJson, prepareFleet, resolveHost } from '../../src/fleet/index.js';
 import { FLEET, doc, errorsOf, fleetOf, host, layer, resolveIn } from './helpers.js';
 
 const hosts = {
@@ -448,4 +448,55 @@ test('merged checks see fields from several layers (allowPrivileged set by a hig
     'web-001',
   );
   assert.deepEqual(m.problems, []);
+});
+
+test('the memoized path (validate) and the provenance path (explain) give the same manifests', () => {
+  const fleet = fleetOf({
+    'fleet.yaml': FLEET,
+    'hosts.yaml': [
+      host('web-001', { role: 'web', site: 'london' }),
+      host('web-002', { role: 'web', site: 'paris' }),
+      host('db-001', { role: 'db', site: 'london' }),
+    ],
+    'base/l.yaml': [
+      layer('base', 0),
+      doc(
+        'File',
+        'motd',
+        'desired:\n  path: /etc/motd\n  content: "{{ host }} {{ labels.site }}"\n',
+      ),
+      doc('Package', 'a', 'requires:\n  - Package[missing]\ndesired:\n  state: present\n'),
+      doc('File', 'x', 'desired:\n  path: /etc/x\n'),
+    ],
+    'web/l.yaml': [
+      layer('web', 10, '  labels:\n    role: web\n'),
+      doc('File', 'x', 'desired:\n  mode: "0640"\n'),
+      doc('File', 'y', 'requires:\n  - File[z]\ndesired:\n  path: /etc/x\n'),
+      doc('File', 'z', 'requires:\n  - File[y]\ndesired:\n  path: /etc/z\n'),
+    ],
+    'web2/l.yaml': [
+      layer('web2', 10, '  labels:\n    role: web\n'),
+      doc('File', 'x', 'desired:\n  mode: "0600"\n'),
+    ],
+  });
+  for (const provenanceFirst of [true, false]) {
+    const prepared = prepareFleet(fleet);
+    for (const h of fleet.hosts) {
+      const a = resolveHost(prepared, h.name, { provenance: provenanceFirst });
+      const b = resolveHost(prepared, h.name, { provenance: !provenanceFirst });
+      assert.equal(a.digest, b.digest);
+      assert.deepEqual(
+        JSON.parse(JSON.stringify(manifestJson(a))),
+        JSON.parse(JSON.stringify(manifestJson(b))),
+      );
+      assert.deepEqual(a.problems, b.problems);
+    }
+  }
+  const web = resolveHost(prepareFleet(fleet), 'web-001', { provenance: false });
+  assert.deepEqual(web.problems.map((p) => p.code).sort(), [
+    'FLEET_CONFLICT',
+    'FLEET_DEPENDENCY_CYCLE',
+    'FLEET_DUPLICATE_TARGET',
+    'FLEET_UNRESOLVED_REFERENCE',
+  ]);
 });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { matches } from '../../src/selector/index.js';
 import { hostLabels, prepareFleet } from '../../src/fleet/index.js';
-import { selectLayers } from '../../src/fleet/resolve/resolve-host.js';
+import { selectLayers } from '../../src/fleet/resolve/prepare.js';
 import { FLEET, fleetOf, host, layer } from './helpers.js';
 
 const key = fc.constantFrom('role', 'site', 'env', 'tier', 'datum/host');

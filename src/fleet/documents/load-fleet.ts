@@ -10,6 +10,7 @@
  */
 import picomatch from 'picomatch';
 import { compareStrings } from '../../selector/index.js';
+import { RESOURCE_TYPES } from '../model.js';
 import type {
   Fleet,
   FleetDoc,
@@ -81,7 +82,14 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   for (const file of read)
     for (const doc of file.yaml.documents)
       if (isFleetDoc(doc)) fleetFiles.push({ path: file.path, line: doc.line });
-  const empty = (root = ''): Fleet => ({ root, fleet: undefined, hosts: [], layers: [], problems });
+  const empty = (root = ''): Fleet => ({
+    root,
+    fleet: undefined,
+    hosts: [],
+    layers: [],
+    problems,
+    invalidRefs: new Set(),
+  });
   if (fleetFiles.length === 0) {
     problems.push({
       severity: 'error',
@@ -107,6 +115,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
 
   // Parse the Fleet document first: its exclude list decides which other files count.
   const located: Located[] = [];
+  const invalidRefs = new Set<string>();
   let fleet: FleetDoc | undefined;
   const report = (
     file: string,
@@ -161,6 +170,12 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       report(path, result.problems);
       if (result.doc !== undefined && result.doc.type !== 'Fleet')
         located.push({ file: path, parsed: result.doc });
+      else if (
+        result.doc === undefined &&
+        result.name !== undefined &&
+        (RESOURCE_TYPES as readonly string[]).includes(result.type ?? '')
+      )
+        invalidRefs.add(`${result.type}[${result.name}]`);
     }
   }
 
@@ -271,6 +286,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       precedence: parsed.precedence,
       selector: parsed.selector,
       matchLines: parsed.matchLines,
+      ...(parsed.invalid === true ? { invalid: true } : {}),
       dir,
       file,
       line: parsed.line,
@@ -284,7 +300,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   );
   hosts.sort((a, b) => compareStrings(a.name, b.name));
   problems.sort(compareProblems);
-  return { root, fleet, hosts, layers, problems };
+  return { root, fleet, hosts, layers, problems, invalidRefs };
 }
 
 /** Orders problems by file, line, then message, so output is stable. */

@@ -3,7 +3,13 @@
  * rules first (`datum`, `type`, `name`, no unknown top-level keys), then the rules of the type.
  * A document with any error is returned as undefined so it never reaches resolution half-read.
  */
-import { fromMatchBlock, labelsFrom, validateLabels, EVERYTHING } from '../../selector/index.js';
+import {
+  fromMatchBlock,
+  labelsFrom,
+  validateLabels,
+  EVERYTHING,
+  NOTHING,
+} from '../../selector/index.js';
 import type { Selector } from '../../selector/index.js';
 import { DOCUMENT_TYPES, EDGE_KINDS, RESOURCE_TYPES } from '../model.js';
 import type {
@@ -56,6 +62,8 @@ export type ParsedDoc =
       readonly precedence: number;
       readonly selector: Selector;
       readonly matchLines: Readonly<Record<string, number>>;
+      /** Set when the Layer document had errors: it applies to no host. */
+      readonly invalid?: boolean;
     }
   | {
       readonly type: ResourceType;
@@ -153,8 +161,15 @@ export function parseDocument(document: YamlDocument): ParseResult {
     default:
       doc = readResource(type, root, name ?? '', line, fail);
   }
+  const failed = problems.some((p) => p.severity !== 'warning');
+  // A broken Layer still owns its directory (so its resources do not all report "no Layer
+  // above it"), but it never applies to any host.
   return {
-    doc: problems.some((p) => p.severity !== 'warning') ? undefined : doc,
+    doc: !failed
+      ? doc
+      : doc?.type === 'Layer' && name !== undefined
+        ? { ...doc, selector: NOTHING, invalid: true }
+        : undefined,
     type,
     name,
     problems,

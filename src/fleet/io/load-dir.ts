@@ -4,9 +4,9 @@ import type { Fleet } from '../model.js';
 import { readFleetFilesAt } from './git-tree.js';
 import { readFleetFiles } from './read-tree.js';
 
-/** Reads and loads the fleet under `dir` (the working tree). */
-export async function loadFleetDir(dir: string): Promise<Fleet> {
-  return loadFleet(await readFleetFiles(dir), { label: dir });
+/** Reads and loads the fleet under `dir` (the working tree); `label` names it in messages. */
+export async function loadFleetDir(dir: string, label: string = dir): Promise<Fleet> {
+  return loadFleet(await readFleetFiles(dir), { label });
 }
 
 /** Reads and loads the fleet under `dir` as it was at a git `revision`. */

@@ -60,46 +60,56 @@ class RankHeap {
   }
 }
 
+/** The graph of one manifest over node indices `0..n-1`, where index order is reference order. */
+export interface IndexedGraphResult {
+  readonly order: readonly number[];
+  readonly cycles: readonly (readonly number[])[];
+}
+
 /**
- * Orders nodes and finds self-loops and cycles. Edges to refs that are not nodes are ignored
- * here (the caller reports them as unresolved). Never throws.
- * HOT PATH (once per host): nodes are ranked by reference once, then everything runs on ranks.
+ * Orders nodes `0..n-1` (index order is reference order, so ties break by reference) and finds
+ * cycles. `successors[i]` lists the nodes `i` depends on (no self-loops, no duplicates);
+ * undefined means none. Never throws.
+ * HOT PATH (once per host): typed arrays and integer heaps only.
  */
-export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
-  const sorted = [...nodes].sort((a, b) => compareStrings(a.ref, b.ref));
-  const n = sorted.length;
-  const rank = new Map<string, number>();
-  for (let i = 0; i < n; i++) rank.set((sorted[i] as GraphNode).ref, i);
+export function analyseIndexed(
+  n: number,
+  successors: readonly (readonly number[] | undefined)[],
+): IndexedGraphResult {
   const indegree = new Int32Array(n);
-  const dependents: number[][] = Array.from({ length: n }, () => []);
-  const successors: number[][] = Array.from({ length: n }, () => []);
-  const selfLoops: string[] = [];
+  let dependents: (number[] | undefined)[] | undefined;
   for (let i = 0; i < n; i++) {
-    const node = sorted[i] as GraphNode;
-    for (const target of node.targets) {
-      const t = rank.get(target);
-      if (t === undefined) continue;
-      if (t === i) {
-        if (!selfLoops.includes(node.ref)) selfLoops.push(node.ref);
-        continue;
-      }
-      if ((successors[i] as number[]).includes(t)) continue;
-      (successors[i] as number[]).push(t);
-      indegree[i]++;
-      (dependents[t] as number[]).push(i);
+    const list = successors[i];
+    if (list === undefined) continue;
+    dependents ??= new Array<number[] | undefined>(n);
+    for (const t of list) {
+      indegree[i] = (indegree[i] as number) + 1;
+      const d = dependents[t];
+      if (d === undefined) dependents[t] = [i];
+      else d.push(i);
     }
+  }
+  const order: number[] = [];
+  if (dependents === undefined) {
+    for (let i = 0; i < n; i++) order.push(i);
+    return { order, cycles: [] };
   }
   const heap = new RankHeap();
   for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
-  const order: string[] = [];
   const placed = new Uint8Array(n);
   while (heap.size > 0) {
     const i = heap.pop();
     placed[i] = 1;
-    order.push((sorted[i] as GraphNode).ref);
-    for (const d of dependents[i] as number[]) if (--indegree[d] === 0) heap.push(d);
+    order.push(i);
+    const d = dependents[i];
+    if (d === undefined) continue;
+    for (const j of d) {
+      const left = (indegree[j] as number) - 1;
+      indegree[j] = left;
+      if (left === 0) heap.push(j);
+    }
   }
-  const cycles: string[][] = [];
+  const cycles: number[][] = [];
   if (order.length < n) {
     const rest: number[] = [];
     for (let i = 0; i < n; i++) if (placed[i] === 0) rest.push(i);
@@ -108,19 +118,48 @@ export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
       if (onCycle[start] === 1) continue;
       const cycle = findCycle(start, successors, placed);
       if (cycle !== undefined && !cycle.some((i) => onCycle[i] === 1)) {
-        cycles.push(cycle.map((i) => (sorted[i] as GraphNode).ref));
+        cycles.push(cycle);
         for (const i of cycle) onCycle[i] = 1;
       }
     }
-    for (const i of rest) order.push((sorted[i] as GraphNode).ref);
+    order.push(...rest);
   }
-  return { order, selfLoops: selfLoops.sort(compareStrings), cycles };
+  return { order, cycles };
+}
+
+/**
+ * Orders nodes given by reference and finds self-loops and cycles. Edges to refs that are not
+ * nodes are ignored (the caller reports them as unresolved). Never throws.
+ */
+export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
+  const sorted = [...nodes].sort((a, b) => compareStrings(a.ref, b.ref));
+  const rank = new Map<string, number>();
+  sorted.forEach((node, i) => rank.set(node.ref, i));
+  const selfLoops: string[] = [];
+  const successors = sorted.map((node, i) => {
+    const out: number[] = [];
+    for (const target of node.targets) {
+      const t = rank.get(target);
+      if (t === undefined || out.includes(t)) continue;
+      if (t === i) {
+        if (!selfLoops.includes(node.ref)) selfLoops.push(node.ref);
+      } else out.push(t);
+    }
+    return out.length === 0 ? undefined : out;
+  });
+  const result = analyseIndexed(sorted.length, successors);
+  const refOf = (i: number): string => (sorted[i] as GraphNode).ref;
+  return {
+    order: result.order.map(refOf),
+    selfLoops: selfLoops.sort(compareStrings),
+    cycles: result.cycles.map((cycle) => cycle.map(refOf)),
+  };
 }
 
 /** A cycle through `start` (smallest successors first), as `[start, …, start]`, or undefined. */
 function findCycle(
   start: number,
-  successors: readonly (readonly number[])[],
+  successors: readonly (readonly number[] | undefined)[],
   placed: Uint8Array,
 ): number[] | undefined {
   // Iterative DFS: fleets may be deep, and recursion depth should not depend on input.

@@ -1,0 +1,271 @@
+/**
+ * Resolution of one resource reference for one host: substitution, the precedence fold with
+ * provenance (merge rules in `merge-rules.ts`), and the checks on the merged resource.
+ */
+import type { Labels } from '../../selector/index.js';
+import { checkTextKind } from '../documents/parse-document.js';
+import { RESOURCE_SPECS } from '../documents/resource-fields.js';
+import { EDGE_KINDS } from '../model.js';
+import type {
+  DesiredValue,
+  EdgeKind,
+  FleetProblem,
+  HostDoc,
+  LayerDoc,
+  Leaf,
+  Provenance,
+  ResolvedResource,
+  ResourceDoc,
+  Substitution,
+  Template,
+} from '../model.js';
+import { resourceFragment } from './digest.js';
+import { mergeValue, plainValue, showValue } from './merge-rules.js';
+import type { Conflict, MergeNode, MergeSource } from './merge-rules.js';
+import { substitute } from './placeholders.js';
+import type { ResolvedEntry } from './prepare.js';
+import { checkResource } from './resource-checks.js';
+
+/** One layer's document for a reference. */
+export interface Contribution {
+  readonly layer: LayerDoc;
+  readonly doc: ResourceDoc;
+}
+interface Accumulator {
+  readonly fields: Map<string, MergeNode>;
+  readonly edges: Record<EdgeKind, Map<string, string>>;
+  readonly substitutions: Substitution[];
+}
+
+/** `posix.join` for clean relative paths, without importing node:path into the core. */
+function joinPath(dir: string, path: string): string {
+  const parts = (dir === '' ? path : `${dir}/${path}`)
+    .split('/')
+    .filter((p) => p !== '' && p !== '.');
+  return parts.join('/');
+}
+
+/** Folds one reference's contributions (in layer order) into a resolved resource. */
+export function resolveResource(
+  contribs: readonly Contribution[],
+  host: HostDoc,
+  labels: Labels,
+  withProvenance: boolean,
+  rank: number,
+): ResolvedEntry {
+  const first = (contribs[0] as Contribution).doc;
+  const ref = first.ref;
+  const problems: FleetProblem[] = [];
+  const acc: Accumulator = {
+    fields: new Map(),
+    edges: { requires: new Map(), restartOn: new Map(), reloadOn: new Map() },
+    substitutions: [],
+  };
+  for (const c of contribs)
+    foldDocument(acc, c.layer, c.doc, host, labels, withProvenance, problems);
+  const desired: Record<string, DesiredValue> = Object.create(null);
+  const provenance: Record<string, Provenance> = Object.create(null);
+  for (const field of [...acc.fields.keys()].sort()) {
+    const node = acc.fields.get(field) as MergeNode;
+    desired[field] = plainValue(node);
+    if (withProvenance) collectProvenance(node, field, provenance);
+  }
+  const last = (contribs[contribs.length - 1] as Contribution).doc;
+  const at = { file: last.file, line: last.line };
+  const identity = RESOURCE_SPECS[first.type].identity;
+  const targetValue = identity === 'name' ? first.name : desired[identity];
+  const target = typeof targetValue === 'string' ? targetValue : undefined;
+  if (target === undefined)
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_MISSING_IDENTITY',
+      message: `${ref} is missing desired.${identity}, which identifies what it manages`,
+      ...at,
+      object: ref,
+    });
+  for (const message of checkResource(first.type, ref, desired))
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_INVALID_RESOURCE',
+      message,
+      ...at,
+      object: ref,
+    });
+  const edgeLayers: Record<string, string> = Object.create(null);
+  const lists: Record<EdgeKind, string[]> = { requires: [], restartOn: [], reloadOn: [] };
+  for (const kind of EDGE_KINDS) {
+    const list = [...acc.edges[kind].keys()].sort();
+    lists[kind] = list;
+    if (withProvenance)
+      for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
+  }
+  const resource: ResolvedResource = {
+    ref,
+    type: first.type,
+    name: first.name,
+    target,
+    layers: contribs.map((c) => c.layer.name),
+    desired,
+    provenance,
+    requires: lists.requires,
+    restartOn: lists.restartOn,
+    reloadOn: lists.reloadOn,
+    edgeLayers,
+    substitutions: acc.substitutions,
+  };
+  // Edges with where they were first written; a self-dependency is known without the host.
+  const edges: { kind: string; ref: string; file: string; line: number }[] = [];
+  const seen = new Set<string>();
+  for (const c of contribs)
+    for (const kind of EDGE_KINDS)
+      for (const edge of c.doc.edges[kind]) {
+        const key = `${kind}:${edge.ref}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (edge.ref === ref)
+          problems.push({
+            severity: 'error',
+            code: 'FLEET_SELF_DEPENDENCY',
+            message: `${ref} ${kind} itself`,
+            file: c.doc.file,
+            line: edge.line,
+            object: ref,
+          });
+        else edges.push({ kind, ref: edge.ref, file: c.doc.file, line: edge.line });
+      }
+  return {
+    resource,
+    rank,
+    problems,
+    fragment: resourceFragment(resource),
+    targetKey: target === undefined ? undefined : `${first.type}\u0000${target}`,
+    edges,
+  };
+}
+
+function foldDocument(
+  acc: Accumulator,
+  layer: LayerDoc,
+  doc: ResourceDoc,
+  host: HostDoc,
+  labels: Labels,
+  withProvenance: boolean,
+  problems: FleetProblem[],
+): void {
+  const spec = RESOURCE_SPECS[doc.type];
+  let conflicts: Conflict[] | undefined;
+  const onConflict = (c: Conflict): void => {
+    (conflicts ??= []).push(c);
+  };
+  for (const [field, written] of doc.desired) {
+    let value: Leaf | Template | readonly (string | Template)[] = written.value;
+    const at = { file: doc.file, line: written.line };
+    if (doc.templated) {
+      const filled = fill(value, host.name, labels);
+      if (!filled.ok) {
+        problems.push({
+          severity: 'error',
+          code: 'FLEET_UNDECLARED_LABEL',
+          message: `${doc.ref}.${field} uses {{ labels.${filled.missingLabel} }}, but the host does not declare label ${JSON.stringify(filled.missingLabel)}`,
+          ...at,
+          object: doc.ref,
+        });
+        continue;
+      }
+      value = filled.value;
+      if (filled.used.length > 0) {
+        const kind = spec.fields[field];
+        const bad =
+          kind === undefined || typeof value !== 'string' ? undefined : checkTextKind(kind, value);
+        if (bad !== undefined)
+          problems.push({
+            severity: 'error',
+            code: 'FLEET_INVALID_FIELD',
+            message: `${doc.ref}.${field} ${bad} (after substitution)`,
+            ...at,
+            object: doc.ref,
+          });
+        if (withProvenance)
+          for (const u of filled.used)
+            acc.substitutions.push({
+              field,
+              placeholder: u.placeholder,
+              value: u.value,
+              layer: layer.name,
+            });
+      }
+    }
+    if ((field === 'source' || field === 'template') && typeof value === 'string')
+      value = joinPath(layer.dir, value);
+    const source: MergeSource = {
+      layer: layer.name,
+      precedence: layer.precedence,
+      file: doc.file,
+      line: written.line,
+    };
+    acc.fields.set(
+      field,
+      mergeValue(acc.fields.get(field), value as Leaf, source, field, onConflict),
+    );
+  }
+  for (const c of conflicts ?? [])
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_CONFLICT',
+      message: `conflicting values for ${doc.ref}.${c.path}: ${showValue(c.existing.value)} from ${c.existing.layer} and ${showValue(c.incoming.value)} from ${c.incoming.layer} (both precedence ${c.precedence})`,
+      file: c.incoming.file,
+      line: c.incoming.line,
+      object: doc.ref,
+    });
+  for (const kind of EDGE_KINDS) {
+    const edges = acc.edges[kind];
+    for (const edge of doc.edges[kind]) if (!edges.has(edge.ref)) edges.set(edge.ref, layer.name);
+  }
+}
+
+type Filled =
+  | { ok: true; value: Leaf; used: { placeholder: string; value: string }[] }
+  | { ok: false; missingLabel: string };
+
+function isTemplate(value: unknown): value is Template {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as Template).kind === 'template'
+  );
+}
+
+function fill(
+  value: Leaf | Template | readonly (string | Template)[],
+  host: string,
+  labels: Labels,
+): Filled {
+  if (isTemplate(value)) {
+    const result = substitute(value, host, labels);
+    return result.ok ? { ok: true, value: result.value, used: [...result.used] } : result;
+  }
+  if (Array.isArray(value)) {
+    const out: string[] = [];
+    const used: { placeholder: string; value: string }[] = [];
+    for (const item of value as readonly (string | Template)[]) {
+      if (typeof item === 'string') out.push(item);
+      else {
+        const result = substitute(item, host, labels);
+        if (!result.ok) return result;
+        out.push(result.value);
+        used.push(...result.used);
+      }
+    }
+    return { ok: true, value: out, used };
+  }
+  return { ok: true, value: value as Leaf, used: [] };
+}
+
+function collectProvenance(node: MergeNode, path: string, out: Record<string, Provenance>): void {
+  if (node.kind === 'map') {
+    for (const [key, child] of node.children) collectProvenance(child, `${path}.${key}`, out);
+    return;
+  }
+  out[path] = { layer: node.source.layer, value: node.value, displaced: node.displaced ?? [] };
+}
