@@ -6,7 +6,7 @@
  * Peers outside the catalog (the DNS resolver, Prometheus, the Gateway) are the platform's and
  * are not judged here.
  */
-import { compile, fromLabelSelector, labelsFrom } from '../../selector/index.js';
+import { LabelIndex, fromLabelSelector, labelsFrom } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import { CILIUM_NAMESPACE_LABEL } from '../render/labels.js';
 import { BASELINE_POLICY } from '../render/namespace.js';
@@ -24,27 +24,25 @@ function asEndpoint(pod: Labels, namespace: string): Labels {
 export function checkPeers(input: ConformanceInput): CheckResult[] {
   const results: CheckResult[] = [];
   // Every endpoint that can exist in a catalog namespace, tagged with the service it belongs to.
-  const endpoints: { labels: Labels; owner: string | undefined; what: string }[] = [];
+  const endpoints = new LabelIndex<{ owner: string | undefined; what: string }>();
   const workloadPods = new Map<string, Labels>();
   for (const [service, objects] of input.objects) {
     const workload = workloadOf(objects);
     if (workload !== undefined) {
       const pod = asEndpoint(podTemplateLabels(workload), service);
       workloadPods.set(service, pod);
-      endpoints.push({ labels: pod, owner: service, what: `the pods of ${service}` });
+      endpoints.add({ owner: service, what: `the pods of ${service}` }, pod);
     }
-    endpoints.push({
-      labels: asEndpoint(labelsFrom({}), service),
-      owner: undefined,
-      what: `an unlabelled pod in ${service}`,
-    });
-    for (const pod of importerPods(objects)) {
-      endpoints.push({
-        labels: asEndpoint(pod, service),
-        owner: undefined,
-        what: `a CDI importer pod in ${service}`,
-      });
-    }
+    endpoints.add(
+      { owner: undefined, what: `an unlabelled pod in ${service}` },
+      asEndpoint(labelsFrom({}), service),
+    );
+    importerPods(objects).forEach((pod, i) =>
+      endpoints.add(
+        { owner: undefined, what: `a CDI importer pod in ${service} (#${i})` },
+        asEndpoint(pod, service),
+      ),
+    );
   }
   for (const objects of input.objects.values()) {
     for (const policy of objects) {
@@ -79,16 +77,16 @@ export function checkPeers(input: ConformanceInput): CheckResult[] {
           });
           continue;
         }
-        const predicate = compile(selector);
+        const selected = endpoints.select(selector);
         const target = workloadPods.get(namespace);
         let message: string | undefined;
         if (target === undefined) message = `${namespace} has no workload to select`;
-        else if (!predicate(target))
+        else if (!selected.some((e) => e.owner === namespace))
           message = `does not select the pods of ${namespace} (labels ${JSON.stringify(target)})`;
         else {
-          const stray = endpoints.find((e) => e.owner !== namespace && predicate(e.labels));
+          const stray = selected.find((e) => e.owner !== namespace);
           if (stray !== undefined)
-            message = `also selects ${stray.what} (labels ${JSON.stringify(stray.labels)})`;
+            message = `also selects ${stray.what} (labels ${JSON.stringify(endpoints.get(stray))})`;
         }
         results.push({
           name: PEER_CHECK,
