@@ -14,7 +14,7 @@ import {
   satisfiable,
   subsumes,
 } from '../../src/selector/index.js';
-import type { Selector } from '../../src/selector/index.js';
+import type { Requirement, Selector } from '../../src/selector/index.js';
 import { plain } from './helpers.js';
 
 const s = (text: string): Selector => parseSelector(text, { profile: 'none' });
@@ -98,8 +98,10 @@ for (const c of overlaps) {
     // The proof names the requirements on that key from each side, with their positions.
     for (const req of [...result.proof.a, ...result.proof.b]) assert.equal(req.key, c.key);
     assert.ok(result.proof.a.length + result.proof.b.length > 0);
-    for (const req of result.proof.a) assert.ok(a.requirements.includes(req));
-    for (const req of result.proof.b) assert.ok(b.requirements.includes(req));
+    const inA: readonly Requirement[] = a.requirements;
+    const inB: readonly Requirement[] = b.requirements;
+    for (const req of result.proof.a) assert.ok(inA.includes(req));
+    for (const req of result.proof.b) assert.ok(inB.includes(req));
     assert.ok(result.proof.reason.includes(JSON.stringify(c.key)), result.proof.reason);
   });
 }

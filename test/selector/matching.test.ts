@@ -158,7 +158,8 @@ for (const c of stringCases) {
 }
 
 test('§1 Nothing matches no label set, Everything every one', () => {
-  for (const labels of [{}, { a: '' }, { a: '1', b: '2' }]) {
+  const sets: Record<string, string>[] = [{}, { a: '' }, { a: '1', b: '2' }];
+  for (const labels of sets) {
     assert.equal(allAgree(NOTHING, labelsFrom(labels)), false);
     assert.equal(allAgree(EVERYTHING, labelsFrom(labels)), true);
   }
