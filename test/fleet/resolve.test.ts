@@ -500,3 +500,30 @@ test('the memoized path (validate) and the provenance path (explain) give the sa
     'FLEET_UNRESOLVED_REFERENCE',
   ]);
 });
+
+test('§4 restartOn and reloadOn from different layers are an error on the merged resource', () => {
+  const m = resolveIn(
+    {
+      'fleet.yaml': FLEET,
+      ...hosts,
+      'a/l.yaml': [
+        layer('a', 0),
+        pkg('x', '  state: present\n'),
+        doc(
+          'Service',
+          's',
+          'restartOn:\n  - Package[x]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+      'b/l.yaml': [
+        layer('b', 10),
+        doc('Service', 's', 'reloadOn:\n  - Package[x]\ndesired:\n  enabled: true\n'),
+      ],
+    },
+    'web-001',
+  );
+  assert.deepEqual(
+    m.problems.map((p) => p.code),
+    ['FLEET_RESTART_AND_RELOAD'],
+  );
+});

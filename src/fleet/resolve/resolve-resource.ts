@@ -99,6 +99,14 @@ export function resolveResource(
     if (withProvenance)
       for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
   }
+  if (lists.restartOn.length > 0 && lists.reloadOn.length > 0)
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_RESTART_AND_RELOAD',
+      message: `${ref} gets restartOn and reloadOn from different layers; a resource may have one or the other`,
+      ...at,
+      object: ref,
+    });
   const resource: ResolvedResource = {
     ref,
     type: first.type,
