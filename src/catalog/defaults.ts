@@ -387,6 +387,10 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     );
   }
 
+  const byLine = (a: LabelwiseError, b: LabelwiseError) =>
+    (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0);
+  errors.sort(byLine);
+  warnings.sort(byLine);
   if (errors.length > 0) return { service: undefined, errors, warnings };
   return {
     service: {

@@ -145,5 +145,9 @@ export function validateAgainstSchema(
       ),
     );
   }
-  return errors;
+  // ajv reports in schema order; people read files top to bottom.
+  return errors.sort(
+    (a, b) =>
+      (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0),
+  );
 }
