@@ -8,15 +8,20 @@
  *   transit  bridge: the anchors' second leg (.10/.11/.12) and the backends
  *            a .21 (role=A) · b .22 (role=B) · c .23 (role=C) · legacy .24 (project label)
  *
- * Each anchor runs `labelwise anchor run` from the sources, inside its container's network
- * and UTS namespaces (nsenter), with the host's node, nft and conntrack. Backends route replies
- * through their anchor (default route via its transit address), since the client's source
- * address is preserved. Traffic goes only to these containers; every wait is bounded.
+ * Each anchor runs `labelwise anchor run` from the sources in a container of the busybox test
+ * image, with the host's node, nft, conntrack and libraries mounted read-only, the Docker socket's
+ * directory mounted, and `network_mode: container:<holder>` (the holder owns the namespace the
+ * anchor programs). The test reads the kernel maps and conntrack from the host with nsenter.
+ * Backends route replies through their anchor (default route via its transit address), since
+ * the client's source address is preserved. Traffic goes only to these containers; every wait
+ * is bounded.
  */
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { readDnatMap } from '../../src/anchor/adapters/nft.js';
 import type { KernelMapElement } from '../../src/anchor/adapters/nft.js';
 import { Lab, findDockerd, must, sh, unavailableReason, waitFor } from './docker-env.js';
@@ -27,10 +32,38 @@ interface Anchor {
   readonly part: string;
   readonly dmzIp: string;
   readonly transitIp: string;
-  pid: string;
-  process: ChildProcess;
-  readonly lines: Record<string, unknown>[];
-  exitCode: Promise<number | null>;
+  /** Pid of the holder container, whose network namespace the anchor runs in. */
+  readonly pid: string;
+  /** Name of the container the anchor process runs in. */
+  readonly container: string;
+  readonly logFile: string;
+}
+
+function dockerSocket(): string {
+  const host = process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock';
+  return host.startsWith('unix://') ? host.slice('unix://'.length) : '/var/run/docker.sock';
+}
+
+/**
+ * Bind mounts that let the busybox image run the host's node, nft and conntrack (read-only), the
+ * repository, the Docker socket, and a log directory.
+ */
+function anchorMounts(logDir: string): string[] {
+  const mounts = [
+    `${process.cwd()}:/app:ro`,
+    `${logDir}:/logs`,
+    `${realpathSync(process.execPath)}:/usr/local/bin/node:ro`,
+  ];
+  for (const tool of ['nft', 'conntrack']) {
+    const path = sh('sh', ['-c', `command -v ${tool}`]).stdout.trim();
+    mounts.push(`${realpathSync(path)}:/usr/local/sbin/${tool}:ro`);
+  }
+  for (const dir of ['/lib', '/lib64', '/usr/lib', '/usr/lib64'])
+    if (existsSync(dir)) mounts.push(`${dir}:${dir}:ro`);
+  // The socket's directory, not the socket file: dockerd recreates the socket when it restarts
+  // (scenario 4), and a file bind mount would keep pointing at the old one.
+  mounts.push(`${dirname(dockerSocket())}:/docker-run:ro`);
+  return mounts.flatMap((m) => ['-v', m]);
 }
 
 describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout: 600_000 }, () => {
@@ -39,14 +72,21 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
   const net = (n: number, host: number): string => `10.${k}.${n}.${host}`;
   let dmz = '';
   let transit = '';
+  let logDir = '';
   const anchors = new Map<string, Anchor>();
 
   const anchorMap = async (name: string): Promise<KernelMapElement[] | undefined> =>
     readDnatMap('ipv4', 'tcp', ['nsenter', '-t', (anchors.get(name) as Anchor).pid, '-n']);
 
-  function startAnchor(part: string, dmzHost: number, env: Record<string, string>): void {
-    const dmzIp = net(1, dmzHost);
-    const transitIp = net(2, dmzHost);
+  /**
+   * An anchor as a Compose sidecar would run it: a holder container owns the network namespace
+   * (attached to dmz and transit), and the anchor runs in its own container with
+   * `network_mode: container:<holder>` — so it finds itself by MAC address, and its netns (with
+   * the tables) outlives the anchor process for the SIGTERM check.
+   */
+  function startAnchor(part: string, host: number, env: Record<string, string>): void {
+    const dmzIp = net(1, host);
+    const transitIp = net(2, host);
     lab.run(
       part,
       [
@@ -62,62 +102,54 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       ['sleep', '3600'],
     );
     must('docker', ['network', 'connect', '--ip', transitIp, transit, lab.name(part)]);
-    const anchor: Anchor = {
+    const settings: Record<string, string> = {
+      PATH: '/usr/local/sbin:/usr/local/bin:/bin',
+      HOME: '/tmp',
+      ANCHORD_EXT_NETWORK: dmz,
+      ANCHORD_POLL_INTERVAL: '2s',
+      ANCHORD_METRICS_ADDR: '',
+      ANCHORD_LOG_LEVEL: 'debug',
+      LABELWISE_TEST_LOG: `/logs/${part}.log`,
+      DOCKER_HOST: `unix:///docker-run/${basename(dockerSocket())}`,
+      ...env,
+    };
+    lab.run(
+      `${part}-proc`,
+      [
+        '--network',
+        `container:${lab.name(part)}`,
+        '--cap-add',
+        'NET_ADMIN',
+        '-w',
+        '/app',
+        ...anchorMounts(logDir),
+        ...Object.entries(settings).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+      ],
+      ['node', '--import', 'tsx', 'test/integration/anchor-entry.ts'],
+    );
+    anchors.set(part, {
       part,
       dmzIp,
       transitIp,
       pid: lab.pid(part),
-      process: undefined as unknown as ChildProcess,
-      lines: [],
-      exitCode: Promise.resolve(null),
-    };
-    launch(anchor, env);
-    anchors.set(part, anchor);
+      container: lab.name(`${part}-proc`),
+      logFile: join(logDir, `${part}.log`),
+    });
   }
 
-  function launch(anchor: Anchor, env: Record<string, string>): void {
-    const child = lab.spawn(
-      'nsenter',
-      [
-        '-t',
-        anchor.pid,
-        '-n',
-        '-u',
-        '--',
-        process.execPath,
-        '--import',
-        'tsx',
-        'test/integration/anchor-entry.ts',
-      ],
-      {
-        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-        HOME: process.env.HOME ?? '/root',
-        ANCHORD_EXT_NETWORK: dmz,
-        ANCHORD_POLL_INTERVAL: '2s',
-        ANCHORD_METRICS_ADDR: '',
-        ANCHORD_LOG_LEVEL: 'debug',
-        ...env,
-      },
-    );
-    let buffer = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      buffer += chunk;
-      let at: number;
-      while ((at = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, at);
-        buffer = buffer.slice(at + 1);
+  function lines(anchor: string): Record<string, unknown>[] {
+    const file = (anchors.get(anchor) as Anchor).logFile;
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    return text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
         try {
-          anchor.lines.push(JSON.parse(line) as Record<string, unknown>);
+          return JSON.parse(line) as Record<string, unknown>;
         } catch {
-          anchor.lines.push({ msg: 'unparsed', line });
+          return { msg: 'unparsed', line };
         }
-      }
-    });
-    child.stderr
-      ?.setEncoding('utf8')
-      .on('data', (chunk: string) => anchor.lines.push({ msg: 'stderr', text: chunk }));
-    anchor.process = child;
-    anchor.exitCode = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      });
   }
 
   function backend(
@@ -167,11 +199,16 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
   }
 
   const reconciles = (anchor: string): number =>
-    (anchors.get(anchor) as Anchor).lines.filter((l) => l.msg === 'reconciled').length;
+    lines(anchor).filter((l) => l.msg === 'reconciled').length;
   const logs = (anchor: string): string =>
-    (anchors.get(anchor) as Anchor).lines.map((l) => JSON.stringify(l)).join('\n');
+    `${lines(anchor)
+      .map((l) => JSON.stringify(l))
+      .join(
+        '\n',
+      )}\n${sh('docker', ['logs', '--tail', '20', (anchors.get(anchor) as Anchor).container]).stderr}`;
 
   before(async () => {
+    logDir = mkdtempSync(join(tmpdir(), 'labelwise-anchor-logs-'));
     dmz = lab.network('dmz', `10.${k}.1.0/24`, [
       '-o',
       'com.docker.network.bridge.enable_ip_masquerade=false',
@@ -207,6 +244,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
 
   after(async () => {
     await lab.cleanup();
+    if (logDir !== '') rmSync(logDir, { recursive: true, force: true });
   });
 
   it('(1, 7) each anchor holds only its backends; C is ignored; the legacy project mode works; HTTP reaches the right backend', async () => {
@@ -223,9 +261,9 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     assert.equal(fetchThrough('anchor-b'), 'backend-B');
     assert.equal(fetchThrough('anchor-l'), 'backend-legacy');
     assert.ok(
-      anchors
-        .get('anchor-a')
-        ?.lines.some((l) => l.msg === 'backend label selector active' && l.selector === 'role=A'),
+      lines('anchor-a').some(
+        (l) => l.msg === 'backend label selector active' && l.selector === 'role=A',
+      ),
     );
   });
 
@@ -243,7 +281,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     assert.deepEqual(await anchorMap('anchor-b'), [
       { port: 80, address: net(2, 22), backendPort: 80 },
     ]);
-    const applied = (anchors.get('anchor-a') as Anchor).lines.filter(
+    const applied = lines('anchor-a').filter(
       (l) => l.msg === 'reconciled' && l.applied === true,
     ).length;
     assert.equal(applied, 1, 'nothing changed, so nft ran once');
@@ -308,7 +346,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     );
     await waitFor('the old flows to be flushed', () => flows(net(2, 21)) === 0, 2000);
     assert.ok(
-      (anchors.get('anchor-a') as Anchor).lines.some(
+      lines('anchor-a').some(
         (l) =>
           l.msg === 'reconciled' &&
           typeof l.conntrack_flushed === 'number' &&
@@ -341,9 +379,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     );
     await waitFor(
       'four invalid-label warnings',
-      () =>
-        (anchors.get('anchor-a') as Anchor).lines.filter((l) => l.msg === 'invalid expose labels')
-          .length >= 4,
+      () => lines('anchor-a').filter((l) => l.msg === 'invalid expose labels').length >= 4,
       10_000,
     );
     assert.deepEqual(await anchorMap('anchor-a'), mapBefore);
@@ -375,22 +411,29 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       return;
     }
     const mapBefore = await anchorMap('anchor-a');
+    const anchorPid = must('docker', [
+      'inspect',
+      '--format',
+      '{{.State.Pid}}',
+      (anchors.get('anchor-a') as Anchor).container,
+    ]);
     const dockerdPid = (dockerd as { pid: number }).pid;
     process.kill(dockerdPid, 'SIGTERM');
     try {
       await waitFor('dockerd to stop', () => findDockerd()?.pid !== dockerdPid, 30_000, 100);
       await waitFor(
         'the anchor to notice',
-        () => /docker event stream lost|docker unavailable/.test(logs('anchor-a')),
+        () =>
+          lines('anchor-a').some(
+            (l) =>
+              l.msg === 'docker event stream lost' ||
+              l.msg === 'docker unavailable; keeping last applied rules',
+          ),
         10_000,
         100,
       );
       assert.deepEqual(await anchorMap('anchor-a'), mapBefore, 'rules stay while Docker is down');
-      assert.equal(
-        (anchors.get('anchor-a') as Anchor).process.exitCode,
-        null,
-        'the anchor keeps running',
-      );
+      assert.ok(existsSync(`/proc/${anchorPid}`), 'the anchor keeps running');
     } finally {
       const restarted = spawn(cmdline[0] as string, cmdline.slice(1), {
         detached: true,
@@ -415,18 +458,32 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
 
   it('(5) SIGTERM removes the tables and exits 0', async () => {
     const anchor = anchors.get('anchor-b') as Anchor;
-    anchor.process.kill('SIGTERM');
-    const code = await Promise.race([
-      anchor.exitCode,
-      new Promise((resolve) => setTimeout(() => resolve('timeout'), 15_000)),
-    ]);
-    assert.equal(code, 0, logs('anchor-b'));
+    must('docker', ['kill', '--signal', 'TERM', anchor.container]);
+    const state = await waitFor(
+      'the anchor to exit',
+      () => {
+        const [running, code] = must('docker', [
+          'inspect',
+          '--format',
+          '{{.State.Running}} {{.State.ExitCode}}',
+          anchor.container,
+        ]).split(' ');
+        return running === 'false' ? Number(code) : undefined;
+      },
+      15_000,
+      100,
+    );
+    assert.equal(state, 0, logs('anchor-b'));
     assert.equal(await anchorMap('anchor-b'), undefined);
     assert.notEqual(
       sh('nsenter', ['-t', anchor.pid, '-n', 'nft', 'list', 'table', 'ip6', 'anchord_v6']).code,
       0,
     );
-    assert.ok(anchor.lines.some((l) => l.msg === 'signal received, shutting down'));
+    assert.ok(
+      lines('anchor-b').some(
+        (l) => l.msg === 'signal received, shutting down' && l.signal === 'SIGTERM',
+      ),
+    );
   });
 });
 
