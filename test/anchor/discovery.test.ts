@@ -161,3 +161,20 @@ test('no Docker socket at all: unavailable, not a crash', async () => {
     (e: unknown) => e instanceof LabelwiseError && e.kind === 'unavailable',
   );
 });
+
+test('the anchor finds itself by hostname (its container id) when the MAC addresses agree', async () => {
+  const { hostname } = await import('node:os');
+  const self = anchorContainer();
+  self.Id = `${hostname()}-full-id`;
+  const decoy = anchorContainer();
+  decoy.Id = 'decoy-0123456789abcdef';
+  decoy.Names = ['/decoy'];
+  const standIn = await startStandIn([decoy, self]);
+  try {
+    const discovery = new DockerDiscovery({ kind: 'unix', socketPath: standIn.socketPath });
+    assert.equal((await discovery.findSelf(new Set([SELF_MAC]))).id, self.Id);
+    assert.ok(standIn.requests.some((r) => r.startsWith(`GET /containers/${hostname()}/json`)));
+  } finally {
+    await standIn.close();
+  }
+});
