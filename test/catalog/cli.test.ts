@@ -172,7 +172,10 @@ test('render removes the directory of a deleted service and leaves unmanaged one
   writeFileSync(join(dir, 'apps/hand-made/kustomization.yaml'), 'resources: []\n');
   rmSync(join(dir, 'catalog/blog.yaml'));
   const homepage = join(dir, 'catalog/homepage.yaml');
-  writeFileSync(homepage, readFileSync(homepage, 'utf8').replace(/dependencies:\n( {2}- .*\n)+/, ''));
+  writeFileSync(
+    homepage,
+    readFileSync(homepage, 'utf8').replace(/dependencies:\n( {2}- .*\n)+/, ''),
+  );
   const check = memoryIO({ cwd: dir });
   assert.equal(await run(['check', 'catalog', '--apps', 'apps', '--json'], check), 2, check.err);
   const report = JSON.parse(check.out) as { diffs: { path: string; change: string }[] };
