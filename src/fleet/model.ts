@@ -141,6 +141,8 @@ export interface Fleet {
    * again as unresolved: the document's own error says what to fix.
    */
   readonly invalidRefs: ReadonlySet<string>;
+  /** Every file under the root (relative paths), when the reader listed them. */
+  readonly files?: ReadonlySet<string>;
 }
 
 /** Where one leaf's value came from: the layer that set it and the values it displaced. */

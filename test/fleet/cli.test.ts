@@ -151,6 +151,26 @@ test('validate on disk: errors print as path:line: message relative to the fleet
   }
 });
 
+test('validate on disk: a File source or template must exist, relative to the layer that set it', async () => {
+  const dir = tempTree({
+    'fleet.yaml': FLEET,
+    'h.yaml': host('h'),
+    'layers/base/layer.yaml': `${layer('base', 0)}---\n${doc('File', 'a', 'desired:\n  path: /a\n  source: files/a.conf\n')}---\n${doc('File', 'b', 'desired:\n  path: /b\n  template: b.tmpl\n')}`,
+    'layers/base/files/a.conf': 'x\n',
+  });
+  try {
+    const r = await cli('validate', dir);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.out,
+      /^layers\/base\/layer\.yaml:16: File\[b\]\.template names layers\/base\/b\.tmpl, which does not exist/m,
+    );
+    assert.doesNotMatch(r.out, /File\[a\]/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('validate on disk: no Fleet document is an input error', async () => {
   const dir = tempTree({ 'a.yaml': host('h') });
   try {
@@ -171,11 +191,12 @@ test('reading a tree never follows symbolic links (a loop cannot hang it)', asyn
       t.skip(`cannot create symlinks here: ${(error as Error).message}`);
       return;
     }
-    const files = await readFleetFiles(dir);
+    const tree = await readFleetFiles(dir);
     assert.deepEqual(
-      files.map((f) => f.path),
+      tree.files.map((f) => f.path),
       ['fleet.yaml', 'sub/h.yaml'],
     );
+    assert.deepEqual(tree.paths, ['fleet.yaml', 'sub/h.yaml', 'sub/loop']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

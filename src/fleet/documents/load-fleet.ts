@@ -35,6 +35,11 @@ export interface FleetFile {
 export interface LoadOptions {
   /** How to name the directory in the "no Fleet document" message. Default: `.`. */
   readonly label?: string;
+  /**
+   * Every file of the directory (any kind), relative with `/`. When given, File `source` and
+   * `template` paths are checked to exist. Default: unknown, no check.
+   */
+  readonly paths?: Iterable<string>;
 }
 
 /** Directory names never descended into. */
@@ -300,7 +305,21 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   );
   hosts.sort((a, b) => compareStrings(a.name, b.name));
   problems.sort(compareProblems);
-  return { root, fleet, hosts, layers, problems, invalidRefs };
+  let listed: Set<string> | undefined;
+  if (options.paths !== undefined) {
+    listed = new Set();
+    for (const path of options.paths)
+      if (path.startsWith(prefix)) listed.add(path.slice(prefix.length));
+  }
+  return {
+    root,
+    fleet,
+    hosts,
+    layers,
+    problems,
+    invalidRefs,
+    ...(listed === undefined ? {} : { files: listed }),
+  };
 }
 
 /** Orders problems by file, line, then message, so output is stable. */

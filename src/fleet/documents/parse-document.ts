@@ -12,23 +12,10 @@ import {
 } from '../../selector/index.js';
 import type { Selector } from '../../selector/index.js';
 import { DOCUMENT_TYPES, EDGE_KINDS, RESOURCE_TYPES } from '../model.js';
-import type {
-  DesiredField,
-  DocumentType,
-  EdgeKind,
-  EdgeRef,
-  ResourceType,
-  Template,
-} from '../model.js';
-import { parseText } from '../resolve/placeholders.js';
-import {
-  RESOURCE_SPECS,
-  absolutePathProblem,
-  modeProblem,
-  relativePathProblem,
-} from './resource-fields.js';
-import type { FieldKind } from './resource-fields.js';
-import { NAME_RULE, isValidName, parseRef, textProblem } from './text-rules.js';
+import type { DesiredField, DocumentType, EdgeKind, EdgeRef, ResourceType } from '../model.js';
+import { RESOURCE_SPECS } from './resource-fields.js';
+import { NAME_RULE, isValidName, parseRef } from './text-rules.js';
+import { readField } from './read-field.js';
 import { isNullScalar, linesByPath, toPlain } from './yaml-values.js';
 import type { YamlDocument, YamlMap, YamlValue } from './yaml-values.js';
 
@@ -364,96 +351,4 @@ function readResource(
     }
   }
   return { type, name, line, desired, edges, templated };
-}
-
-type ReadField =
-  { ok: true; value: DesiredField['value']; templated: boolean } | { ok: false; message: string };
-
-/** Checks one field's value against its kind. Templated text is checked after substitution. */
-export function readField(kind: FieldKind, value: YamlValue): ReadField {
-  switch (kind.kind) {
-    case 'bool':
-      if (
-        value.kind === 'scalar' &&
-        !value.quoted &&
-        (value.text === 'true' || value.text === 'false')
-      )
-        return { ok: true, value: value.text === 'true', templated: false };
-      return { ok: false, message: `must be true or false, got ${describe(value)}` };
-    case 'int': {
-      if (value.kind === 'scalar' && !value.quoted && /^-?(0|[1-9][0-9]*)$/.test(value.text)) {
-        const n = Number(value.text);
-        if (Number.isSafeInteger(n) && (kind.min === undefined || n >= kind.min))
-          return { ok: true, value: n, templated: false };
-      }
-      return {
-        ok: false,
-        message: `must be ${kind.min === 0 ? 'a non-negative' : 'an'} integer, got ${describe(value)}`,
-      };
-    }
-    case 'textList': {
-      if (value.kind !== 'list')
-        return { ok: false, message: `must be a list, got ${describe(value)}` };
-      const items: (string | Template)[] = [];
-      let templated = false;
-      for (const item of value.items) {
-        if (item.kind !== 'scalar' || isNullScalar(item))
-          return { ok: false, message: `must list text values, got ${describe(item)}` };
-        const read = readText(item.text);
-        if (!read.ok) return read;
-        if (typeof read.value !== 'string') templated = true;
-        items.push(read.value);
-      }
-      return { ok: true, value: items, templated };
-    }
-    default: {
-      if (value.kind !== 'scalar' || (isNullScalar(value) && !value.quoted))
-        return { ok: false, message: `must be text, got ${describe(value)}` };
-      if (kind.kind === 'mode' && !value.quoted)
-        return {
-          ok: false,
-          message: `must be a quoted octal string such as "0640", got unquoted ${value.text} (write it in quotes so it is not read as a number)`,
-        };
-      const read = readText(value.text);
-      if (!read.ok) return read;
-      if (typeof read.value === 'string') {
-        const problem = checkTextKind(kind, read.value);
-        if (problem !== undefined) return { ok: false, message: problem };
-        return { ok: true, value: read.value, templated: false };
-      }
-      return { ok: true, value: read.value, templated: true };
-    }
-  }
-}
-
-function readText(
-  text: string,
-): { ok: true; value: string | Template } | { ok: false; message: string } {
-  const problem = textProblem(text);
-  if (problem !== undefined) return { ok: false, message: problem };
-  const parsed = parseText(text);
-  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: parsed.message };
-}
-
-/** The format check of a text field's final value (also used after substitution). */
-export function checkTextKind(kind: FieldKind, text: string): string | undefined {
-  switch (kind.kind) {
-    case 'enum':
-      return kind.values.includes(text)
-        ? undefined
-        : `must be one of ${kind.values.join(', ')}, got ${JSON.stringify(text)}`;
-    case 'absPath':
-      return absolutePathProblem(text);
-    case 'relPath':
-      return relativePathProblem(text);
-    case 'mode':
-      return modeProblem(text);
-    default:
-      return undefined;
-  }
-}
-
-function describe(value: YamlValue): string {
-  if (value.kind !== 'scalar') return `a ${value.kind === 'map' ? 'mapping' : 'list'}`;
-  return value.quoted ? JSON.stringify(value.text) : value.text === '' ? 'nothing' : value.text;
 }

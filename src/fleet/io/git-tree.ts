@@ -7,8 +7,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { LabelwiseError } from '../../errors.js';
 import { isCandidate } from '../documents/load-fleet.js';
-import type { FleetFile } from '../documents/load-fleet.js';
 import { MAX_FILE_BYTES } from './read-tree.js';
+import type { FleetTree } from './read-tree.js';
 
 function git(cwd: string, args: readonly string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -56,7 +56,7 @@ async function locate(dir: string): Promise<{ top: string; prefix: string }> {
  * The YAML files under `dir` at `revision`, paths relative to `dir`. Throws `FLEET_GIT_FAILED`
  * for an unknown revision or a directory outside a git repository.
  */
-export async function readFleetFilesAt(dir: string, revision: string): Promise<FleetFile[]> {
+export async function readFleetFilesAt(dir: string, revision: string): Promise<FleetTree> {
   if (
     revision === '' ||
     revision.startsWith('-') ||
@@ -96,6 +96,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     ])
   ).toString('utf8');
   const blobs: { path: string; sha: string }[] = [];
+  const paths: string[] = [];
   for (const line of listing.split('\u0000')) {
     // `<mode> SP <type> SP <object> SP+ <size> TAB <path>`
     const tab = line.indexOf('\t');
@@ -104,6 +105,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     const path = line.slice(tab + 1);
     if (type !== 'blob' || sha === undefined || !path.startsWith(prefix)) continue;
     const rel = path.slice(prefix.length);
+    paths.push(rel);
     if (!isCandidate(rel)) continue;
     if (Number(size) > MAX_FILE_BYTES)
       throw new LabelwiseError(
@@ -117,7 +119,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     top,
     blobs.map((b) => b.sha),
   );
-  return blobs.map((b, i) => ({ path: b.path, bytes: contents[i] as Buffer }));
+  return { files: blobs.map((b, i) => ({ path: b.path, bytes: contents[i] as Buffer })), paths };
 }
 
 /** Reads blobs through one `git cat-file --batch` process, in order. */

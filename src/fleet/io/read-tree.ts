@@ -11,11 +11,19 @@ import type { FleetFile } from '../documents/load-fleet.js';
 /** Files larger than this are refused rather than read into memory. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
+/** What a directory holds for a fleet: YAML files with their contents, and every file's path. */
+export interface FleetTree {
+  readonly files: FleetFile[];
+  /** Every file (any kind), relative with `/`; `source:`/`template:` are checked against it. */
+  readonly paths: string[];
+}
+
 /**
- * Every YAML file under `dir`, paths relative to it with `/`. Throws an `unavailable`
- * LabelwiseError when `dir` cannot be read, and an input error for an oversized file.
+ * Every YAML file under `dir`, paths relative to it with `/`, and the paths of all other files.
+ * Throws an `unavailable` LabelwiseError when `dir` cannot be read, and an input error for an
+ * oversized file.
  */
-export async function readFleetFiles(dir: string): Promise<FleetFile[]> {
+export async function readFleetFiles(dir: string): Promise<FleetTree> {
   try {
     const info = await lstat(dir);
     if (!info.isDirectory())
@@ -31,6 +39,7 @@ export async function readFleetFiles(dir: string): Promise<FleetFile[]> {
     );
   }
   const files: FleetFile[] = [];
+  const paths: string[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -49,7 +58,8 @@ export async function readFleetFiles(dir: string): Promise<FleetFile[]> {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name)) await walk(join(abs, entry.name), path);
-      } else if (entry.isFile() && isCandidate(path)) {
+      } else if (entry.isFile() || entry.isSymbolicLink()) paths.push(path);
+      if (entry.isFile() && isCandidate(path)) {
         const full = join(abs, entry.name);
         const info = await lstat(full);
         if (info.size > MAX_FILE_BYTES)
@@ -73,5 +83,5 @@ export async function readFleetFiles(dir: string): Promise<FleetFile[]> {
     }
   };
   await walk(dir, '');
-  return files;
+  return { files, paths };
 }

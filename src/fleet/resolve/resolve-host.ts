@@ -70,7 +70,10 @@ export function resolveHost(
           ? (contribs[0] as Contribution).doc
           : contribs.map((c) => prepared.docIds.get(c.doc)).join(',');
       entries.push(memoized(prepared, contribs, key, host, labels));
-    } else entries.push(resolveResource(contribs, host, labels, withProvenance, rank));
+    } else
+      entries.push(
+        resolveResource(contribs, host, labels, withProvenance, rank, prepared.fleet.files),
+      );
   }
   entries.sort((a, b) => a.rank - b.rank);
 
@@ -150,7 +153,7 @@ function memoized(
   const cached = prepared.memo.get(key);
   if (cached !== undefined) return cached;
   const rank = prepared.refRank.get((contribs[0] as Contribution).doc.ref) as number;
-  const entry = resolveResource(contribs, host, labels, false, rank);
+  const entry = resolveResource(contribs, host, labels, false, rank, prepared.fleet.files);
   prepared.memo.set(key, entry);
   return entry;
 }

@@ -3,7 +3,7 @@
  * provenance (merge rules in `merge-rules.ts`), and the checks on the merged resource.
  */
 import type { Labels } from '../../selector/index.js';
-import { checkTextKind } from '../documents/parse-document.js';
+import { checkTextKind } from '../documents/read-field.js';
 import { RESOURCE_SPECS } from '../documents/resource-fields.js';
 import { EDGE_KINDS } from '../model.js';
 import type {
@@ -52,6 +52,7 @@ export function resolveResource(
   labels: Labels,
   withProvenance: boolean,
   rank: number,
+  files?: ReadonlySet<string>,
 ): ResolvedEntry {
   const first = (contribs[0] as Contribution).doc;
   const ref = first.ref;
@@ -72,6 +73,21 @@ export function resolveResource(
   }
   const last = (contribs[contribs.length - 1] as Contribution).doc;
   const at = { file: last.file, line: last.line };
+  if (files !== undefined && first.type === 'File') {
+    for (const field of ['source', 'template']) {
+      const node = acc.fields.get(field);
+      const path = desired[field];
+      if (node === undefined || typeof path !== 'string' || files.has(path)) continue;
+      problems.push({
+        severity: 'error',
+        code: 'FLEET_MISSING_SOURCE',
+        message: `${ref}.${field} names ${path}, which does not exist (relative to layer ${node.source.layer}'s directory)`,
+        file: node.source.file,
+        line: node.source.line,
+        object: ref,
+      });
+    }
+  }
   const identity = RESOURCE_SPECS[first.type].identity;
   const targetValue = identity === 'name' ? first.name : desired[identity];
   const target = typeof targetValue === 'string' ? targetValue : undefined;
