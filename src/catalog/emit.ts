@@ -8,10 +8,15 @@ import type { ToStringOptions, CreateNodeOptions, DocumentOptions, SchemaOptions
 import { LabelwiseError } from '../errors.js';
 import type { KubeObject, RenderedService } from './types.js';
 
-/** The fixed YAML options: no line folding, no anchors, block style, two-space indent. */
+/**
+ * The fixed YAML options: no line folding, no anchors, block style, two-space indent. Written as
+ * YAML 1.1 so every scalar a 1.1 reader would take for something else (`no`, `on`, `y`, `1_000`)
+ * is quoted: kubectl and kustomize read manifests with a YAML 1.1 parser, where a namespace named
+ * `no` would otherwise become `false`. Quoted scalars read the same under 1.2.
+ */
 export const YAML_OPTIONS: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions =
   Object.freeze({
-    version: '1.2',
+    version: '1.1',
     aliasDuplicateObjects: false,
     lineWidth: 0,
     minContentWidth: 0,

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parse } from 'yaml';
 import { at, find, objectsOf, runExample, runOf } from './helpers.js';
 
 const example = runExample(true);
@@ -308,4 +309,15 @@ test('dependencies and clients render matching egress and ingress allows', () =>
     ),
   );
   assert.match(qbit, /"k8s:io.kubernetes.pod.namespace":"sonarr"/);
+});
+
+test('regression: names YAML 1.1 reads as booleans stay strings (a service named "no")', () => {
+  const run = runOf({ 'no.yaml': 'name: "no"\nsource: { image: x:1 }\n' });
+  assert.deepEqual(run.errors, []);
+  const text = run.files['no/namespace-no.yaml'] ?? '';
+  assert.match(text, /^ {2}name: "no"$/m);
+  assert.equal(
+    (parse(text, { version: '1.1' }) as { metadata: { name: unknown } }).metadata.name,
+    'no',
+  );
 });
