@@ -163,7 +163,7 @@ test('validate on disk: a File source or template must exist, relative to the la
     assert.equal(r.code, 1);
     assert.match(
       r.out,
-      /^layers\/base\/layer\.yaml:16: File\[b\]\.template names layers\/base\/b\.tmpl, which does not exist/m,
+      /^layers\/base\/layer\.yaml:18: File\[b\]\.template names layers\/base\/b\.tmpl, which does not exist/m,
     );
     assert.doesNotMatch(r.out, /File\[a\]/);
   } finally {
