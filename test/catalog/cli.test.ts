@@ -11,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/catalog.js';
@@ -188,4 +189,27 @@ test('render removes the directory of a deleted service and leaves unmanaged one
   assert.equal(existsSync(join(dir, 'apps/blog')), false);
   assert.ok(existsSync(join(dir, 'apps/hand-made/kustomization.yaml')));
   assert.equal(await run(['check', 'catalog', '--apps', 'apps'], memoryIO({ cwd: dir })), 0);
+});
+
+test('e2e: the labelwise bin maps outcomes to exit codes (0 check passes, 3 unreadable)', () => {
+  const bin = join(REPO, 'bin/labelwise.js');
+  const ok = spawnSync(
+    process.execPath,
+    [bin, 'catalog', 'check', 'examples/homelab/catalog', '--apps', 'examples/homelab/apps'],
+    {
+      cwd: REPO,
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /reproduces/);
+  const missing = spawnSync(process.execPath, [bin, 'catalog', 'check', 'no/such/dir', '--json'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
+  assert.equal(missing.status, 3, missing.stderr);
+  assert.equal(
+    (JSON.parse(missing.stdout) as { error: { code: string } }).error.code,
+    'CATALOG_UNREADABLE',
+  );
 });
