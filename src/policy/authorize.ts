@@ -294,7 +294,9 @@ export function requestLabels(hit: RouteHit, request: PolicyRequest): Labels {
   for (const [k, v] of Object.entries(hit.route.labels)) labels[k] = v;
   if (hit.params !== undefined)
     for (const [k, v] of Object.entries(hit.params)) labels[`${PARAM_PREFIX}${k}`] = v;
-  for (const [k, v] of Object.entries(request.headers)) labels[`${HEADER_PREFIX}${k}`] = v;
+  // A selector sees one value per label: the first value of a repeated header.
+  for (const [k, v] of Object.entries(request.headers))
+    if (v[0] !== undefined) labels[`${HEADER_PREFIX}${k}`] = v[0];
   return labels;
 }
 

@@ -4,6 +4,7 @@
  * authorizer read it and never the YAML.
  */
 import type { Labels, Selector } from '../selector/index.js';
+import type { Pattern } from './pattern.js';
 
 /** Where an object (or one of its fields) sits in the input. `file` is relative to the root. */
 export interface Location {
@@ -92,7 +93,7 @@ export interface Server {
 
 export type PathMatch =
   | { readonly type: 'Exact' | 'PathPrefix'; readonly value: string }
-  | { readonly type: 'RegularExpression'; readonly value: string; readonly regex: RegExp };
+  | { readonly type: 'RegularExpression'; readonly value: string; readonly regex: Pattern };
 
 export type ValueMatch =
   | { readonly name: string; readonly type: 'Exact'; readonly value: string }
@@ -100,7 +101,7 @@ export type ValueMatch =
       readonly name: string;
       readonly type: 'RegularExpression';
       readonly value: string;
-      readonly regex: RegExp;
+      readonly regex: Pattern;
     };
 
 /** One `matches[]` entry. A rule without matches has one implicit match: PathPrefix `/`. */

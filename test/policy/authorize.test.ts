@@ -560,6 +560,22 @@ spec:
         want: { rule: 2 },
       },
       {
+        name: 'a repeated header matches on any of its values',
+        request: {
+          path: '/x',
+          headers: [
+            ['x-env', 'dev'],
+            ['x-env', 'prod'],
+          ],
+        },
+        want: { rule: 0 },
+      },
+      {
+        name: 'a repeated query parameter matches on any of its values',
+        request: { path: '/x?debug=0&debug=1' },
+        want: { rule: 2 },
+      },
+      {
         name: 'header value is case-sensitive',
         request: { path: '/x', method: 'POST', headers: [['x-env', 'Prod']] },
         want: { decision: 'not-found' },
@@ -828,6 +844,27 @@ spec:
     ],
   },
 ];
+
+describe('hostile regular expressions', () => {
+  it(
+    'a backtracking pattern decides in linear time (RE2, as in the proxy)',
+    { timeout: 10_000 },
+    () => {
+      const m = model(
+        pod() +
+          server('web', { access: 'all-unauthenticated' }) +
+          route(
+            'evil',
+            'web',
+            '[{ matches: [{ path: { type: RegularExpression, value: "/(a+)+b" } }] }]',
+          ),
+      );
+      const d = ask(m, { path: `/${'a'.repeat(5_000)}` });
+      assert.equal(d.decision, 'not-found');
+      assert.equal(ask(m, { path: '/aaab' }).route, 'evil');
+    },
+  );
+});
 
 describe('policy authorize vectors', () => {
   for (const scenario of scenarios) {

@@ -90,6 +90,13 @@ const vectors: {
     errors: [['POLICY_INVALID_REGEX', 7, 'spec.rules[0].matches[0].path.value']],
   },
   {
+    name: 'lookaround is not RE2 (nor Rust regex) syntax',
+    yaml: ROUTE(
+      '    - matches: [{ headers: [{ type: RegularExpression, name: x, value: "(?=a)b" }] }]\n',
+    ),
+    errors: [['POLICY_INVALID_REGEX', 7, 'spec.rules[0].matches[0].headers[0].value']],
+  },
+  {
     name: 'relative path',
     yaml: ROUTE('    - matches:\n        - path: { type: PathPrefix, value: "api" }\n'),
     errors: [['POLICY_RELATIVE_PATH', 8, 'spec.rules[0].matches[0].path.value']],

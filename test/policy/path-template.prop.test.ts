@@ -14,6 +14,8 @@ import { compareSpecificity } from '../../src/policy/path-template.js';
 import { RouteTable } from '../../src/policy/routes/route-table.js';
 import type { CompiledRoute } from '../../src/policy/routes/route-table.js';
 import type { RouteMatchSpec } from '../../src/policy/types.js';
+import { compilePattern } from '../../src/policy/pattern.js';
+import type { Pattern } from '../../src/policy/pattern.js';
 
 const segment = fc.oneof(
   fc.constantFrom('a', 'b', 'books', 'a-b'),
@@ -100,9 +102,11 @@ const pathMatch = fc.oneof(
     type: fc.constant('PathPrefix' as const),
     value: fc.constantFrom('/', '/a', '/a/', '/a/b', '/ab', '//'),
   }),
-  fc
-    .constantFrom('/a.*', '/a|/ab', '/[ab]+', '/a/b')
-    .map((value) => ({ type: 'RegularExpression' as const, value, regex: new RegExp(value) })),
+  fc.constantFrom('/a.*', '/a|/ab', '/[ab]+', '/a/b').map((value) => ({
+    type: 'RegularExpression' as const,
+    value,
+    regex: compilePattern(value) as Pattern,
+  })),
 );
 const matchArb: fc.Arbitrary<RouteMatchSpec> = fc
   .record({

@@ -13,25 +13,24 @@ import type {
 } from '../types.js';
 import type { ObjectMeta } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
+import { compilePattern } from '../pattern.js';
+import type { Pattern } from '../pattern.js';
 
 const HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
 
-/**
- * Compiles a user regular expression. JavaScript syntax stands in for Rust's `regex` crate; the
- * common subset (classes, anchors, repetition, groups) behaves the same.
- */
-export function compileRegex(ctx: ReadContext, path: Path, source: string): RegExp | undefined {
-  try {
-    return new RegExp(source);
-  } catch (error) {
+/** Compiles a route regular expression (RE2 syntax, as Linkerd's proxy reads it). */
+export function compileRegex(ctx: ReadContext, path: Path, source: string): Pattern | undefined {
+  const pattern = compilePattern(source);
+  if ('error' in pattern) {
     return ctx.fail(
       path,
       'POLICY_INVALID_REGEX',
-      `invalid regular expression ${JSON.stringify(source)}: ${(error as Error).message}`,
+      `invalid regular expression ${JSON.stringify(source)}: ${pattern.error}`,
     );
   }
+  return pattern;
 }
 
 function readParents(ctx: ReadContext, meta: ObjectMeta): ParentRef[] {
@@ -168,7 +167,7 @@ function readGrpcMatch(ctx: ReadContext, base: Path): RouteMatchSpec | undefined
     path = {
       type: 'RegularExpression',
       value: `/[^/]+/${escaped}`,
-      regex: new RegExp(`/[^/]+/${escaped}`),
+      regex: compilePattern(`/[^/]+/${escaped}`) as Pattern,
     };
   } else path = { type: 'PathPrefix', value: '/' };
   return { path, headers, queryParams: [], method: 'POST' };

@@ -5,10 +5,10 @@ export interface PolicyRequest {
   readonly method: string;
   /** The path without the query string. */
   readonly path: string;
-  /** Query parameters (first value of each name), prototype-free. */
-  readonly query: Readonly<Record<string, string>>;
-  /** Header names lower-cased, prototype-free. */
-  readonly headers: Readonly<Record<string, string>>;
+  /** Query parameters, every value of each name in order, prototype-free. */
+  readonly query: Readonly<Record<string, readonly string[]>>;
+  /** Header values by lower-cased name, in order, prototype-free. */
+  readonly headers: Readonly<Record<string, readonly string[]>>;
   /** The `:authority`/`Host`, lower-cased without its port; undefined when not sent. */
   readonly host?: string;
 }
@@ -25,22 +25,24 @@ export function makeRequest(parts: {
 }): PolicyRequest {
   const question = parts.path.indexOf('?');
   const path = question < 0 ? parts.path : parts.path.slice(0, question);
-  const query: Record<string, string> = Object.create(null);
+  const query: Record<string, string[]> = Object.create(null);
   if (question >= 0) {
     for (const pair of parts.path.slice(question + 1).split('&')) {
       if (pair === '') continue;
       const eq = pair.indexOf('=');
       const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '' : safeDecode(pair.slice(eq + 1));
-      if (!(name in query)) query[name] = value;
+      (query[name] ??= []).push(value);
     }
   }
-  const headers: Record<string, string> = Object.create(null);
+  const headers: Record<string, string[]> = Object.create(null);
   const entries = Array.isArray(parts.headers)
     ? parts.headers
     : Object.entries(parts.headers ?? {});
-  for (const [name, value] of entries as [string, string][]) headers[name.toLowerCase()] = value;
-  let host = parts.host ?? headers['host'];
+  for (const [name, value] of entries as [string, string][]) {
+    (headers[name.toLowerCase()] ??= []).push(value);
+  }
+  let host = parts.host ?? headers['host']?.[0];
   if (host !== undefined) host = stripPort(host.toLowerCase());
   return {
     method: (parts.method ?? 'GET').toUpperCase(),

@@ -90,9 +90,7 @@ export function pathMatchLength(spec: RouteMatchSpec, path: string): number {
   if (p.type === 'RegularExpression') {
     // Leftmost-first search, then require that the match spans the whole path (what the proxy
     // does): `/a|/ab` does not match `/ab`.
-    p.regex.lastIndex = 0;
-    const m = p.regex.exec(path);
-    return m !== null && m.index === 0 && m[0].length === path.length ? path.length : -1;
+    return p.regex.spans(path) ? path.length : -1;
   }
   if (p.value === '/') return 1;
   const prefix = trimSlashes(p.value);
@@ -132,20 +130,21 @@ export function hostRank(
   return best;
 }
 
+/** Every matcher must hold for some value of its name (headers and query parameters repeat). */
 function valuesMatch(
   matchers: RouteMatchSpec['headers'],
-  values: Readonly<Record<string, string>>,
+  values: Readonly<Record<string, readonly string[]>>,
 ): boolean {
-  for (const m of matchers) {
+  for (let i = 0; i < matchers.length; i++) {
+    const m = matchers[i] as RouteMatchSpec['headers'][number];
     const actual = values[m.name];
-    if (typeof actual !== 'string') return false;
-    if (m.type === 'Exact') {
-      if (actual !== m.value) return false;
-    } else {
-      m.regex.lastIndex = 0;
-      const found = m.regex.exec(actual);
-      if (found === null || found.index !== 0 || found[0].length !== actual.length) return false;
+    if (actual === undefined) return false;
+    let ok = false;
+    for (let j = 0; j < actual.length && !ok; j++) {
+      const value = actual[j] as string;
+      ok = m.type === 'Exact' ? value === m.value : m.regex.spans(value);
     }
+    if (!ok) return false;
   }
   return true;
 }
