@@ -221,6 +221,18 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
         io.stdout('\nedges:\n');
         io.stdout(renderTable(result.edges.map((e) => [`  ${e.kind}`, e.ref, `from ${e.layer}`])));
       }
+      if (result.notApplied.length > 0) {
+        io.stdout('\nalso declared by layers that do not apply:\n');
+        for (const layer of result.notApplied)
+          io.stdout(
+            `  ${layer.layer} (precedence ${layer.precedence}): ${layer.failed.map((f) => f.text).join('; ')}\n`,
+          );
+      }
+      if (result.problems.length > 0) {
+        io.stdout('\nproblems:\n');
+        for (const p of result.problems) io.stdout(`  ${colourProblem(io, p)}\n`);
+        exit.code = EXIT.invalid;
+      }
       if (result.substitutions.length > 0) {
         io.stdout('\nsubstitutions:\n');
         io.stdout(

@@ -5,7 +5,16 @@
  */
 import { LabelwiseError } from '../errors.js';
 import { explain } from '../selector/index.js';
-import type { DesiredValue, EdgeKind, HostManifest, Substitution } from './model.js';
+import type { Labels } from '../selector/index.js';
+import type {
+  DesiredValue,
+  EdgeKind,
+  FleetProblem,
+  HostDoc,
+  HostManifest,
+  LayerDoc,
+  Substitution,
+} from './model.js';
 import { EDGE_KINDS } from './model.js';
 import { formatReason } from './resolve/reasons.js';
 import { hostLabels } from './resolve/prepare.js';
@@ -49,6 +58,10 @@ export type ResourceExplanation =
         readonly layer: string;
       }[];
       readonly substitutions: readonly Substitution[];
+      /** Layers that declare the resource but do not apply to this host, with the failed terms. */
+      readonly notApplied: readonly FailedLayer[];
+      /** Resolution problems about this resource on this host. */
+      readonly problems: readonly FleetProblem[];
     }
   | {
       readonly applies: false;
@@ -89,11 +102,13 @@ export function explainResource(
         })),
       ),
       substitutions: resource.substitutions,
+      notApplied: declaringLayers(prepared, ref)
+        .filter((layer) => !contributing.has(layer.name))
+        .map((layer) => failedLayer(layer, labelsOf(prepared, resolved.host))),
+      problems: resolved.problems.filter((p) => p.object === ref),
     };
   }
-  const declaring = prepared.fleet.layers.filter((layer) =>
-    layer.resources.some((r) => r.ref === ref),
-  );
+  const declaring = declaringLayers(prepared, ref);
   if (declaring.length === 0) {
     throw new LabelwiseError(
       'FLEET_UNKNOWN_RESOURCE',
@@ -102,29 +117,44 @@ export function explainResource(
       'references look like File[nginx-config]: the type, then the name in brackets',
     );
   }
-  const labels = hostLabels(
-    prepared.hosts.get(resolved.host) as NonNullable<ReturnType<typeof prepared.hosts.get>>,
-  );
+  const labels = labelsOf(prepared, resolved.host);
   return {
     applies: false,
     host: resolved.host,
     ref,
-    declaredBy: declaring.map((layer) => {
-      const result = explain(layer.selector, labels);
-      const failed =
-        layer.selector.kind === 'nothing'
-          ? [{ term: 'no host', actual: null, text: 'the matcher can never match' }]
-          : result.terms
-              .filter((t) => !t.ok)
-              .map((t) => {
-                const term = formatReason(t.source);
-                const has =
-                  t.actual === null
-                    ? `host has no ${t.source.key}`
-                    : `host has ${t.source.key}=${t.actual}`;
-                return { term, actual: t.actual, text: `${term} failed, ${has}` };
-              });
-      return { layer: layer.name, precedence: layer.precedence, failed };
-    }),
+    declaredBy: declaring.map((layer) => failedLayer(layer, labels)),
   };
+}
+
+function declaringLayers(prepared: PreparedFleet, ref: string): LayerDoc[] {
+  return prepared.fleet.layers.filter((layer) => layer.resources.some((r) => r.ref === ref));
+}
+
+function labelsOf(prepared: PreparedFleet, host: string): Labels {
+  return hostLabels(prepared.hosts.get(host) as HostDoc);
+}
+
+/** The matcher terms of `layer` that fail for a host's labels, in Datum's words. */
+function failedLayer(layer: LayerDoc, labels: Labels): FailedLayer {
+  if (layer.invalid === true)
+    return {
+      layer: layer.name,
+      precedence: layer.precedence,
+      failed: [{ term: 'invalid', actual: null, text: 'the Layer document has errors' }],
+    };
+  if (layer.selector.kind === 'nothing')
+    return {
+      layer: layer.name,
+      precedence: layer.precedence,
+      failed: [{ term: 'no host', actual: null, text: 'the matcher can never match' }],
+    };
+  const failed = explain(layer.selector, labels)
+    .terms.filter((t) => !t.ok)
+    .map((t) => {
+      const term = formatReason(t.source);
+      const has =
+        t.actual === null ? `host has no ${t.source.key}` : `host has ${t.source.key}=${t.actual}`;
+      return { term, actual: t.actual, text: `${term} failed, ${has}` };
+    });
+  return { layer: layer.name, precedence: layer.precedence, failed };
 }

@@ -98,6 +98,15 @@ test('explain: fields with the layer that set them and what they overrode', asyn
   assert.match(r.out, /requires +Package\[nginx\] +from role-web/);
 });
 
+test('explain: layers that declare the resource but do not apply are listed with the failed term', async () => {
+  const r = await cli('explain', EXAMPLE, '--host', 'web-002', 'File[nginx-config]');
+  assert.equal(r.code, 0, r.err);
+  assert.match(
+    r.out,
+    /also declared by layers that do not apply:\n {2}host-web-001 \(precedence 100\): datum\/host=web-001 failed, host has datum\/host=web-002/,
+  );
+});
+
 test('explain: substitutions are listed', async () => {
   const r = await cli('explain', EXAMPLE, '--host', 'web-002', 'File[motd]');
   assert.match(r.out, /content +\{\{ labels\.site \}\} +→ frankfurt +in base/);

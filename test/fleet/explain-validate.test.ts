@@ -75,6 +75,23 @@ test('explain: a resource that does not apply lists, per declaring layer, the te
   );
 });
 
+test('explain: problems about the resource are part of the answer', () => {
+  const result = explainResource(
+    prepareFleet(
+      fleetOf({
+        ...files,
+        'two/l.yaml': [
+          layer('also-web', 20, '  labels:\n    role: web\n'),
+          doc('File', 'nginx-config', 'desired:\n  mode: "0644"\n'),
+        ],
+      }),
+    ),
+    'web-001',
+    'File[nginx-config]',
+  );
+  assert.equal(result.applies ? result.problems.map((p) => p.code).join() : '', 'FLEET_CONFLICT');
+});
+
 test('explain: a reference no layer declares is an error', () => {
   assert.throws(
     () => explainResource(prepareFleet(fleetOf(files)), 'web-001', 'File[nope]'),
