@@ -190,6 +190,15 @@ export function authorize(
     );
   }
   if (winner.audit === true) note?.(`audit: ${winner.name} allows the request and would flag it`);
+  if (note !== undefined) {
+    for (const f of hit.route.rules[hit.rule]?.filters ?? []) {
+      note(
+        f.type === 'RequestRedirect'
+          ? `filter: RequestRedirect answers ${f.statusCode}${f.scheme === undefined ? '' : ` to scheme ${f.scheme}`}${f.hostname === undefined ? '' : ` host ${f.hostname}`}${f.path === undefined ? '' : ` path ${f.path}`} instead of forwarding`
+          : `filter: ${f.type} sets ${JSON.stringify(f.set)}, adds ${JSON.stringify(f.add)}, removes ${JSON.stringify(f.remove)}`,
+      );
+    }
+  }
   const rewrite = hit.route.rewrites.length === 0 ? undefined : rewriteFor(hit, request, note);
   return decision(
     policy,
