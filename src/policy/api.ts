@@ -39,6 +39,8 @@ export interface DecideInput {
   clientIp: string;
   /** Default: `linkerd`. */
   precedence?: Precedence;
+  /** Build the human trace. Default: true. */
+  trace?: boolean;
 }
 
 /**
@@ -85,6 +87,7 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
   });
   return authorize(model.portPolicy(pod, input.port), request, client, {
     precedence: input.precedence ?? 'linkerd',
+    trace: input.trace ?? true,
   });
 }
 

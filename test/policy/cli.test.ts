@@ -1,5 +1,6 @@
 // `labelwise policy …` in-process through the real dispatcher, on the homelab example.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,5 +292,32 @@ describe('labelwise policy compile and lint', () => {
     const r = await cli('authorize', '--help');
     assert.equal(r.code, 0);
     assert.match(r.out, /labelwise policy authorize examples\/homelab\/policy/);
+  });
+});
+
+describe('labelwise policy through the real bin', () => {
+  it('authorize --json from a child process', () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        'bin/labelwise.js',
+        'policy',
+        'authorize',
+        DIR,
+        '--pod',
+        'booksapp/books-0',
+        '--port',
+        '7002',
+        '--path',
+        '/ping',
+        '--client-ip',
+        '10.0.0.9',
+        '--json',
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const body = JSON.parse(r.stdout) as { decision: string; route: string; authorization: string };
+    assert.deepEqual([body.decision, body.route, body.authorization], ['allow', 'probe', 'probe']);
   });
 });
