@@ -325,13 +325,16 @@ async function manyByMany(results: BenchResult[], sets: readonly Labels[]): Prom
   // Over the rounds the index answers all 100,000 label sets; the scan (5,000 predicate calls
   // per label set) answers 1,000 per round, and both are reported per label set.
   let hits = 0;
-  const perRound = sets.length / ROUNDS;
+  const chunk = (round: number): [number, number] => [
+    Math.floor((round * sets.length) / ROUNDS),
+    Math.floor(((round + 1) * sets.length) / ROUNDS),
+  ];
   const scanPerRound = 1_000;
   const timings = await fastestRounds({
     index: (round) => {
-      for (let i = round * perRound; i < (round + 1) * perRound; i++)
-        hits += index.match(sets[i]!).length;
-      return perRound;
+      const [from, to] = chunk(round);
+      for (let i = from; i < to; i++) hits += index.match(sets[i]!).length;
+      return to - from;
     },
     scan: (round) => {
       for (let i = round * scanPerRound; i < (round + 1) * scanPerRound; i++)
@@ -422,13 +425,16 @@ async function labelIndex(results: BenchResult[], sets: readonly Labels[]): Prom
       throw new Error(`LabelIndex disagrees with the scan on ${formatSelector(selectors[i]!)}`);
   }
   let hits = 0;
-  const perRound = selectors.length / ROUNDS;
+  const chunk = (round: number): [number, number] => [
+    Math.floor((round * selectors.length) / ROUNDS),
+    Math.floor(((round + 1) * selectors.length) / ROUNDS),
+  ];
   const scanPerRound = 40;
   const timings = await fastestRounds({
     index: (round) => {
-      for (let i = round * perRound; i < (round + 1) * perRound; i++)
-        hits += index.select(selectors[i]!).length;
-      return perRound;
+      const [from, to] = chunk(round);
+      for (let i = from; i < to; i++) hits += index.select(selectors[i]!).length;
+      return to - from;
     },
     scan: (round) => {
       for (let i = round * scanPerRound; i < (round + 1) * scanPerRound; i++)

@@ -9,8 +9,13 @@
  * HOT PATH: `select` — measure with `npm run bench -- selector` before changing.
  */
 import { compile } from './compile.js';
+import type { Predicate } from './compile.js';
 import type { Labels } from './labels.js';
+import { matches } from './match.js';
 import type { Selector } from './model.js';
+
+/** Candidate counts above which `select` compiles the selector instead of interpreting it. */
+const COMPILE_THRESHOLD = 512;
 
 interface Entry<Id> {
   readonly id: Id;
@@ -83,7 +88,6 @@ export class LabelIndex<Id> {
   /** The ids whose label sets `selector` matches, in insertion order. Never throws. */
   select(selector: Selector): Id[] {
     if (selector.kind === 'nothing') return [];
-    const predicate = compile(selector);
     // Each positive requirement narrows to a candidate group: one set (`Exists`, single `In`)
     // or the union of a few (`In` with several values).
     const groups: { size: number; sets: Set<Entry<Id>>[] }[] = [];
@@ -109,13 +113,20 @@ export class LabelIndex<Id> {
     }
     const found: Entry<Id>[] = [];
     if (groups.length === 0) {
+      const predicate = compile(selector);
       for (const entry of this.entries.values()) if (predicate(entry.labels)) found.push(entry);
       return found.map((entry) => entry.id);
     }
     // The smallest group drives; the predicate re-checks every requirement, so the other
     // groups need no explicit intersection.
     groups.sort((a, b) => a.size - b.size);
-    const smallest = groups[0] as { sets: Set<Entry<Id>>[] };
+    const smallest = groups[0] as { size: number; sets: Set<Entry<Id>>[] };
+    // Compiling costs tens of microseconds (a `new Function`); for a few candidates the
+    // interpreter is cheaper. Measured with `npm run bench -- selector` (LabelIndex rows).
+    const predicate: Predicate =
+      smallest.size > COMPILE_THRESHOLD
+        ? compile(selector)
+        : (labels: Labels) => matches(selector, labels);
     for (const set of smallest.sets)
       for (const entry of set) if (predicate(entry.labels)) found.push(entry);
     found.sort((a, b) => a.seq - b.seq);

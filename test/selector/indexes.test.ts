@@ -7,6 +7,7 @@ import {
   NOTHING,
   SelectorIndex,
   labelsFrom,
+  matches,
   parseSelector,
 } from '../../src/selector/index.js';
 import { plain } from './helpers.js';
@@ -124,4 +125,28 @@ test('§6 LabelIndex: hostile label keys', () => {
     'plain',
   ]);
   assert.deepEqual(index.select(parseSelector('toString', { profile: 'docker' })), []);
+});
+
+test('§6 LabelIndex: large candidate sets (compiled path) equal the scan', () => {
+  const index = new LabelIndex<number>();
+  const all: Record<string, string>[] = [];
+  for (let id = 0; id < 2_000; id++) {
+    const labels: Record<string, string> = {
+      env: id % 3 === 0 ? 'prod' : 'dev',
+      n: String(id % 7),
+    };
+    if (id % 5 === 0) labels.canary = '';
+    all.push(labels);
+    index.add(id, labelsFrom(labels));
+  }
+  for (const text of [
+    'env=prod,!canary',
+    'env in (prod,dev),n notin (1,2)',
+    'env,canary',
+    'n!=3',
+  ]) {
+    const selector = parseSelector(text);
+    const want = all.flatMap((labels, id) => (matches(selector, labelsFrom(labels)) ? [id] : []));
+    assert.deepEqual(index.select(selector), want, text);
+  }
 });
