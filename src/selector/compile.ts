@@ -16,9 +16,10 @@ const INLINE_VALUES = 4;
  * HOT PATH — measure with `npm run bench -- selector` before changing. The selector is turned
  * into the source of one function whose body is the `if` chain a person would write, so V8 can
  * inline property loads and string compares. Keys and values are embedded as JSON string
- * literals (always valid, inert JavaScript), never spliced in raw. `typeof v === "string"` is the
- * presence test: it is as cheap as `!== undefined` and makes inherited properties (`__proto__`,
- * `constructor`) count as absent. Large value sets become a `Set` captured by closure.
+ * literals (always valid, inert JavaScript), never spliced in raw. `In`/`NotIn` compare the loaded
+ * value with `===` only; `Exists`/`DoesNotExist` test `typeof v === "string"`, which is as cheap
+ * as `!== undefined` and makes inherited properties (`__proto__`, `constructor`) count as absent.
+ * Large value sets become a `Set` captured by closure.
  */
 export function compile(selector: Selector): Predicate {
   if (selector.kind === 'nothing') return MATCH_NOTHING;
