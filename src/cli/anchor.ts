@@ -111,7 +111,7 @@ async function check(
 
 /** `labelwise anchor …`. */
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
-  const exit = { code: EXIT.ok };
+  const exit: { code: number } = { code: EXIT.ok };
   const program = createProgram(
     'labelwise anchor',
     'Run the Docker network anchor, or check a Compose project statically.',

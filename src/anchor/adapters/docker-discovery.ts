@@ -202,7 +202,10 @@ export class DockerDiscovery implements DiscoveryPort {
     onEnd: (error: unknown) => void,
   ): Promise<{ stop(): void }> {
     // Without the expose label: a container relabelled to drop it must still trigger a reconcile.
-    const filters = { type: ['container'], label: toDockerFilters(scope).server.label };
+    const filters: Docker.GetEventsOptions['filters'] = {
+      type: ['container'],
+      label: toDockerFilters(scope).server.label,
+    };
     let stream: NodeJS.ReadableStream;
     try {
       stream = (await this.events.getEvents({ filters })) as NodeJS.ReadableStream;

@@ -102,6 +102,7 @@ export function checkAnchors(
     entries.push([COMPOSE_PROJECT_LABEL, project.name], [COMPOSE_SERVICE_LABEL, service.name]);
     try {
       const parsed = parseExpose(expose.value);
+      if (parsed.length === 0) continue; // only empty items: not a backend, as for the daemon
       const v6 = parseExposeV6(service.labels.get(EXPOSE_V6_LABEL)?.value) === 'auto';
       const ipv6 = v6 && service.networks.some((n) => project.ipv6Networks.has(n));
       backends.push({ service, labels: labelsFrom(entries), expose: parsed, v6: ipv6 });
