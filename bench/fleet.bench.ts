@@ -19,7 +19,7 @@ import { hostLabels, loadFleet, prepareFleet, validateFleet } from '../src/fleet
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
-import { consume, rng } from './harness.js';
+import { consume, measure, rng } from './harness.js';
 
 const SEED = 0x5eed_f1ee;
 export const LAYERS = 2000;
@@ -292,23 +292,23 @@ function selection(sampleHosts: number): {
     if (a.join() !== b.join()) throw new Error('index and scan disagree');
     matched += a.length;
   }
-  const time = (fn: () => void, rounds: number): number => {
-    fn(); // warm-up
-    const start = process.hrtime.bigint();
-    for (let r = 0; r < rounds; r++) fn();
-    return Number(process.hrtime.bigint() - start) / rounds / labelSets.length;
-  };
-  const index_ns = time(() => {
-    for (const labels of labelSets) consume(selectLayers(prepared, labels).length);
-  }, 5);
-  const scan_ns = time(() => {
-    for (const labels of labelSets) {
-      let n = 0;
-      for (let i = 0; i < predicates.length; i++)
-        if ((predicates[i] as (l: typeof labels) => boolean)(labels)) n++;
-      consume(n);
-    }
-  }, 3);
+  // Median of timed batches (bench/harness.ts), which resists pauses caused by other work on
+  // the machine better than one long loop.
+  const n = labelSets.length;
+  const index_ns = measure(
+    (i) => selectLayers(prepared, labelSets[i % n] as (typeof labelSets)[number]).length,
+    { budgetMs: 3000 },
+  );
+  const scan_ns = measure(
+    (i) => {
+      const labels = labelSets[i % n] as (typeof labelSets)[number];
+      let found = 0;
+      for (let l = 0; l < predicates.length; l++)
+        if ((predicates[l] as (x: typeof labels) => boolean)(labels)) found++;
+      return found;
+    },
+    { budgetMs: 3000 },
+  );
   return { index_ns, scan_ns, layers_per_host: matched / labelSets.length };
 }
 
