@@ -148,7 +148,24 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       const manifest = resolveHost(prepareFleet(fleet), flags.host, { provenance: false });
       exit.code = loadErrors || manifest.problems.length > 0 ? EXIT.invalid : EXIT.ok;
       if (flags.json) {
-        printJson(io, manifestJson(manifest));
+        const json = manifestJson(manifest);
+        const repository = fleet.problems.filter((p) => p.severity === 'error');
+        // Repository errors make the exit code 1; say why in the JSON too.
+        if (repository.length > 0)
+          printJson(io, {
+            ...json,
+            errors: [
+              ...repository.map((p) => ({
+                code: p.code,
+                ...(p.file === undefined ? {} : { file: p.file }),
+                ...(p.line === undefined ? {} : { line: p.line }),
+                message: p.message,
+                text: formatProblem(p),
+              })),
+              ...(json.errors ?? []),
+            ],
+          });
+        else printJson(io, json);
         return;
       }
       for (const p of manifest.problems) io.stderr(`${colourProblem(io, p)}\n`);

@@ -180,6 +180,30 @@ test('validate on disk: a File source or template must exist, relative to the la
   }
 });
 
+test('resolve --json on a fleet with errors: exit 1 and an errors array saying why', async () => {
+  const dir = tempTree({
+    'fleet.yaml': FLEET,
+    'h.yaml': host('h', { role: 'web' }),
+    'broken.yaml': 'datum: v1alpha1\ntype: Hots\nname: x\n',
+    'l/layer.yaml': `${layer('base', 0)}---\n${doc('Service', 's', 'requires:\n  - Package[p]\ndesired:\n  state: running\n  enabled: true\n')}`,
+  });
+  try {
+    const r = await cli('resolve', dir, '--host', 'h', '--json');
+    assert.equal(r.code, 1);
+    const json = JSON.parse(r.out) as { errors: { code: string; text: string }[] };
+    assert.deepEqual(
+      json.errors.map((e) => e.code),
+      ['FLEET_UNKNOWN_TYPE', 'FLEET_UNRESOLVED_REFERENCE'],
+    );
+    assert.equal(
+      json.errors[1]?.text,
+      'l/layer.yaml:10: Service[s] requires Package[p], which no layer applying to the host declares (host h)',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('validate on disk: no Fleet document is an input error', async () => {
   const dir = tempTree({ 'a.yaml': host('h') });
   try {
