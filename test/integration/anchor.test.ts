@@ -3,9 +3,9 @@
  *
  * Topology (all created here, removed in `after`):
  *
- *   dmz      bridge, Docker masquerade off (stands in for the outside macvlan)
+ *   dmz      dual-stack bridge, Docker masquerade off (stands in for the outside macvlan)
  *            client .50 — anchor-a .10 — anchor-b .11 — anchor-l .12
- *   transit  bridge: the anchors' second leg (.10/.11/.12) and the backends
+ *   transit  dual-stack bridge: the anchors' second leg (.10/.11/.12) and the backends
  *            a .21 (role=A) · b .22 (role=B) · c .23 (role=C) · legacy .24 (project label)
  *
  * Each anchor runs `labelwise anchor run` from the sources in a container of the busybox test
@@ -70,6 +70,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
   const lab = new Lab();
   const k = 100 + (process.pid % 100);
   const net = (n: number, host: number): string => `10.${k}.${n}.${host}`;
+  const net6 = (n: number, host: number): string => `fd42:${k}:${n}::${host}`;
   let dmz = '';
   let transit = '';
   let logDir = '';
@@ -94,14 +95,27 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
         dmz,
         '--ip',
         dmzIp,
+        '--ip6',
+        net6(1, host),
         '--cap-add',
         'NET_ADMIN',
         '--sysctl',
         'net.ipv4.ip_forward=1',
+        '--sysctl',
+        'net.ipv6.conf.all.forwarding=1',
       ],
       ['sleep', '3600'],
     );
-    must('docker', ['network', 'connect', '--ip', transitIp, transit, lab.name(part)]);
+    must('docker', [
+      'network',
+      'connect',
+      '--ip',
+      transitIp,
+      '--ip6',
+      net6(2, host),
+      transit,
+      lab.name(part),
+    ]);
     const settings: Record<string, string> = {
       PATH: '/usr/local/sbin:/usr/local/bin:/bin',
       HOME: '/tmp',
@@ -164,7 +178,17 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     ]);
     lab.run(
       part,
-      ['--network', transit, '--ip', net(2, host), '--cap-add', 'NET_ADMIN', ...labelArgs],
+      [
+        '--network',
+        transit,
+        '--ip',
+        net(2, host),
+        '--ip6',
+        net6(2, host),
+        '--cap-add',
+        'NET_ADMIN',
+        ...labelArgs,
+      ],
       [
         'sh',
         '-c',
@@ -210,10 +234,13 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
   before(async () => {
     logDir = mkdtempSync(join(tmpdir(), 'labelwise-anchor-logs-'));
     dmz = lab.network('dmz', `10.${k}.1.0/24`, [
+      '--ipv6',
+      '--subnet',
+      `${net6(1, 0)}/64`,
       '-o',
       'com.docker.network.bridge.enable_ip_masquerade=false',
     ]);
-    transit = lab.network('transit', `10.${k}.2.0/24`);
+    transit = lab.network('transit', `10.${k}.2.0/24`, ['--ipv6', '--subnet', `${net6(2, 0)}/64`]);
     backend('a', 21, { role: 'A', 'anchord.expose': 'tcp/80' }, 'backend-A');
     backend('b', 22, { role: 'B', 'anchord.expose': 'tcp/80' }, 'backend-B');
     backend('c', 23, { role: 'C', 'anchord.expose': 'tcp/80' }, 'backend-C');
@@ -223,7 +250,11 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       { 'com.docker.compose.project': lab.name('legacy'), 'anchord.expose': 'tcp/80' },
       'backend-legacy',
     );
-    lab.run('client', ['--network', dmz, '--ip', net(1, 50)], ['sleep', '3600']);
+    lab.run(
+      'client',
+      ['--network', dmz, '--ip', net(1, 50), '--ip6', net6(1, 50)],
+      ['sleep', '3600'],
+    );
     startAnchor('anchor-a', 10, { ANCHORD_LABEL_SELECTOR: 'role=A' });
     startAnchor('anchor-b', 11, { ANCHORD_LABEL_SELECTOR: 'role=B' });
     startAnchor('anchor-l', 12, { ANCHORD_PROJECT: lab.name('legacy') });
@@ -395,6 +426,31 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       rulesetBefore,
     );
     for (const part of ['evil1', 'evil2', 'evil3', 'evil4']) lab.remove(part);
+  });
+
+  it('(8) IPv6: entries are mirrored to the ip6 table and reachable through the anchor IPv6 address', async () => {
+    const anchor = anchors.get('anchor-b') as Anchor;
+    assert.deepEqual(await readDnatMap('ipv6', 'tcp', ['nsenter', '-t', anchor.pid, '-n']), [
+      { port: 80, address: net6(2, 22), backendPort: 80 },
+    ]);
+    must('docker', [
+      'exec',
+      lab.name('b'),
+      'ip',
+      '-6',
+      'route',
+      'replace',
+      'default',
+      'via',
+      net6(2, 11),
+    ]);
+    const url = `http://[${net6(1, 11)}]:80/`;
+    const result = sh(
+      'docker',
+      ['exec', lab.name('client'), 'timeout', '5', 'wget', '-q', '-O', '-', url],
+      20_000,
+    );
+    assert.equal(result.stdout.trim(), 'backend-B', result.stderr);
   });
 
   it('(4) dockerd restarted while the anchor runs: the rules stay and the anchor recovers', async (t) => {
