@@ -10,10 +10,11 @@ import { Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { LabelwiseError } from '../errors.js';
 import { compilePolicy, decide, lintPolicy, loadPolicyDir, renderModel } from '../policy/index.js';
-import type { Decision, PolicyProblem, SettingsInput } from '../policy/index.js';
+import type { PolicyProblem, SettingsInput } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
+import { formatProblem, printDecision, problemJson } from './policy-output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
 interface SettingsFlags {
@@ -119,34 +120,6 @@ async function readSettings(flags: SettingsFlags, io: CliIO): Promise<SettingsIn
   return out;
 }
 
-function location(p: PolicyProblem): string {
-  const parts = [p.file, p.line].filter((x) => x !== undefined).join(':');
-  return parts === '' ? '' : `${parts}: `;
-}
-
-function formatProblem(p: PolicyProblem, io: CliIO): string {
-  const severity =
-    p.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
-  const object = p.object === undefined ? '' : ` [${p.object}]`;
-  const path = p.path === undefined ? '' : `${p.path}: `;
-  let text = `${location(p)}${severity} ${p.code}${object}: ${path}${p.message}`;
-  if (p.witness !== undefined) text += `\n  witness: ${JSON.stringify(p.witness)}`;
-  if (p.hint !== undefined) text += `\n  hint: ${p.hint}`;
-  return text;
-}
-
-function problemJson(p: PolicyProblem): Record<string, unknown> {
-  const out: Record<string, unknown> = { severity: p.severity, code: p.code };
-  if (p.object !== undefined) out.object = p.object;
-  if (p.file !== undefined) out.file = p.file;
-  if (p.line !== undefined) out.line = p.line;
-  if (p.path !== undefined) out.path = p.path;
-  out.message = p.message;
-  if (p.hint !== undefined) out.hint = p.hint;
-  if (p.witness !== undefined) out.witness = p.witness;
-  return out;
-}
-
 async function load(dir: string, flags: SettingsFlags, io: CliIO) {
   const settings = await readSettings(flags, io);
   const loaded = await loadPolicyDir(resolve(io.cwd, dir), { root: io.cwd });
@@ -193,33 +166,6 @@ function parseHeader(item: string): [string, string] {
       { path: 'header' },
     );
   return [item.slice(0, colon).trim(), item.slice(colon + 1).trim()];
-}
-
-function printDecision(d: Decision, io: CliIO): void {
-  const colour = d.decision === 'allow' ? 'green' : 'red';
-  const rows: string[][] = [
-    ['decision', paint(io, colour, `${d.decision}${d.status === null ? '' : ` (${d.status})`}`)],
-    ['server', d.server],
-    ['route', d.route === null ? '-' : `${d.route}${d.rule === null ? '' : ` rule ${d.rule}`}`],
-    ['authorization', d.authorization ?? '-'],
-    ['timeout', d.timeout ?? '-'],
-    ['precedence', d.precedence],
-  ];
-  if (d.params !== undefined)
-    rows.push([
-      'params',
-      Object.entries(d.params)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', '),
-    ]);
-  if (d.rewrite !== undefined)
-    rows.push([
-      'rewrite',
-      `${d.rewrite.policy}: set ${JSON.stringify(d.rewrite.set)} clear ${JSON.stringify(d.rewrite.clear)}`,
-    ]);
-  io.stdout(renderTable(rows));
-  io.stdout('\nwhy:\n');
-  d.trace.forEach((line, i) => io.stdout(`  ${String(i + 1).padStart(2)}. ${line}\n`));
 }
 
 async function authorizeCommand(dir: string, flags: AuthorizeFlags, io: CliIO): Promise<number> {

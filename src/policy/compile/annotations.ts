@@ -1,5 +1,7 @@
 /** The pod annotations Linkerd's policy controller reads, with namespace inheritance. */
-import type { Namespace, Pod } from '../types.js';
+import { objectName } from '../resources/read-context.js';
+import { isDefaultPolicy } from '../settings.js';
+import type { Namespace, Pod, PolicyProblem } from '../types.js';
 
 export const DEFAULT_POLICY_ANNOTATION = 'config.linkerd.io/default-inbound-policy';
 export const REQUIRE_IDENTITY_ANNOTATION = 'config.linkerd.io/proxy-require-identity-inbound-ports';
@@ -34,4 +36,37 @@ export function parsePortList(text: string): ((port: number) => boolean) | undef
     ranges.push([low, high]);
   }
   return (port) => ranges.some(([low, high]) => port >= low && port <= high);
+}
+
+/** Problems with the policy annotations a pod sees (its own or its namespace's). */
+export function annotationProblems(pod: Pod, ns: Namespace | undefined): PolicyProblem[] {
+  const problems: PolicyProblem[] = [];
+  const policy = inherited(pod, ns, DEFAULT_POLICY_ANNOTATION);
+  const where = (from: 'pod' | 'namespace') => (from === 'pod' ? pod.meta : (ns?.meta ?? pod.meta));
+  if (policy !== undefined && !isDefaultPolicy(policy.value)) {
+    const meta = where(policy.from);
+    problems.push({
+      severity: 'error',
+      code: 'POLICY_INVALID_ANNOTATION',
+      object: objectName(meta),
+      file: meta.at.file,
+      line: meta.at.line,
+      message: `${DEFAULT_POLICY_ANNOTATION}=${JSON.stringify(policy.value)} is not a default policy; the cluster default applies`,
+    });
+  }
+  for (const name of [REQUIRE_IDENTITY_ANNOTATION, OPAQUE_PORTS_ANNOTATION]) {
+    const value = inherited(pod, ns, name);
+    if (value !== undefined && parsePortList(value.value) === undefined) {
+      const meta = where(value.from);
+      problems.push({
+        severity: 'error',
+        code: 'POLICY_INVALID_ANNOTATION',
+        object: objectName(meta),
+        file: meta.at.file,
+        line: meta.at.line,
+        message: `${name}=${JSON.stringify(value.value)} is not a port list such as 8080,9000-9010; it is ignored`,
+      });
+    }
+  }
+  return problems;
 }

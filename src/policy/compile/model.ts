@@ -6,7 +6,6 @@
  */
 import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
-import { objectName } from '../resources/read-context.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
 import type { AppliedTimeout, CompiledRoute } from '../routes/route-table.js';
 import type {
@@ -26,9 +25,11 @@ import {
   DEFAULT_POLICY_ANNOTATION,
   OPAQUE_PORTS_ANNOTATION,
   REQUIRE_IDENTITY_ANNOTATION,
+  annotationProblems,
   inherited,
   parsePortList,
 } from './annotations.js';
+import { defaultRoutes } from './default-routes.js';
 import { Attachments, key } from './attachments.js';
 import type { ExtensionRoute } from './attachments.js';
 import {
@@ -102,7 +103,9 @@ export class PolicyModel {
       if (compiled === undefined)
         this.dropped.push({ policy, missing: authentications.missingRefs(policy) });
     }
-    for (const pod of resources.pods) this.checkAnnotations(pod);
+    for (const pod of resources.pods) {
+      this.problems.push(...annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
+    }
   }
 
   /** Every pod, sorted by namespace then name. */
@@ -232,49 +235,8 @@ export class PolicyModel {
   private syntheticRoutes(pod: Pod, port: number, server: Server | undefined): CompiledRoute[] {
     const timeouts = server === undefined ? [] : this.timeoutsFor(server, []);
     const rewrites = server === undefined ? [] : this.rewritesFor(server, []);
-    const routes: CompiledRoute[] = [
-      {
-        name: 'default',
-        kind: 'default',
-        created: '',
-        hostnames: [],
-        rules: [
-          {
-            matches: [{ path: { type: 'PathPrefix', value: '/' }, headers: [], queryParams: [] }],
-            filters: [],
-          },
-        ],
-        labels: Object.create(null),
-        authorizations: [],
-        timeouts,
-        rewrites,
-      },
-    ];
-    const paths = this.probePaths(pod, port);
-    if (paths.length > 0 && this.settings.probeNetworks.length > 0) {
-      routes.push({
-        name: 'probe',
-        kind: 'probe',
-        created: '',
-        hostnames: [],
-        rules: [
-          {
-            matches: paths.map((value) => ({
-              path: { type: 'Exact' as const, value },
-              headers: [],
-              queryParams: [],
-              method: 'GET',
-            })),
-            filters: [],
-          },
-        ],
-        labels: Object.create(null),
-        authorizations: [this.probe],
-        timeouts,
-        rewrites,
-      });
-    }
-    return routes;
+    const probes = this.settings.probeNetworks.length > 0 ? this.probePaths(pod, port) : [];
+    return defaultRoutes(probes, this.probe, timeouts, rewrites);
   }
 
   /** Server-level authorizations and attached routes, computed once per Server. */
@@ -405,38 +367,6 @@ export class PolicyModel {
         { created: b.meta.created, name: b.meta.name },
       ),
     );
-  }
-
-  private checkAnnotations(pod: Pod): void {
-    const ns = this.namespaces.get(pod.meta.namespace);
-    const policy = inherited(pod, ns, DEFAULT_POLICY_ANNOTATION);
-    const where = (from: 'pod' | 'namespace') =>
-      from === 'pod' ? pod.meta : (ns?.meta ?? pod.meta);
-    if (policy !== undefined && !isDefaultPolicy(policy.value)) {
-      const meta = where(policy.from);
-      this.problems.push({
-        severity: 'error',
-        code: 'POLICY_INVALID_ANNOTATION',
-        object: objectName(meta),
-        file: meta.at.file,
-        line: meta.at.line,
-        message: `${DEFAULT_POLICY_ANNOTATION}=${JSON.stringify(policy.value)} is not a default policy; the cluster default applies`,
-      });
-    }
-    for (const name of [REQUIRE_IDENTITY_ANNOTATION, OPAQUE_PORTS_ANNOTATION]) {
-      const value = inherited(pod, ns, name);
-      if (value !== undefined && parsePortList(value.value) === undefined) {
-        const meta = where(value.from);
-        this.problems.push({
-          severity: 'error',
-          code: 'POLICY_INVALID_ANNOTATION',
-          object: objectName(meta),
-          file: meta.at.file,
-          line: meta.at.line,
-          message: `${name}=${JSON.stringify(value.value)} is not a port list such as 8080,9000-9010; it is ignored`,
-        });
-      }
-    }
   }
 }
 

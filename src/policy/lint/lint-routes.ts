@@ -2,7 +2,7 @@
  * Lints about routes: parents missing, conflicted or ignored; rules that can never be selected;
  * route-level policies that cannot restrict anything; exclusive rewrite policies that collide.
  */
-import { compareStrings, requirement, satisfiable, selectorOf } from '../../selector/index.js';
+import { compareStrings, overlap, requirement, selectorOf } from '../../selector/index.js';
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
@@ -182,9 +182,9 @@ function routeConstraints(route: CompiledRoute, keys: readonly string[]): Requir
   return out;
 }
 
-function both(a: Selector, b: Selector, extra: readonly Requirement[]): Selector | undefined {
-  if (a.kind === 'nothing' || b.kind === 'nothing') return undefined;
-  return selectorOf([...a.requirements, ...b.requirements, ...extra]);
+/** `a` restricted to one route: its requirements plus the route's fixed labels. */
+function onRoute(a: Selector, extra: readonly Requirement[]): Selector {
+  return a.kind === 'nothing' ? a : selectorOf([...a.requirements, ...extra]);
 }
 
 function examplePath(route: CompiledRoute, witness: Readonly<Record<string, string>>): string {
@@ -211,10 +211,10 @@ export function lintRewriteCollisions(model: PolicyModel): PolicyProblem[] {
     for (const ra of p.rules) {
       for (const rb of q.rules) {
         const keys = [...ra.match.requirements, ...rb.match.requirements].map((x) => x.key);
-        const sel = both(ra.match, rb.match, routeConstraints(route, keys));
-        if (sel === undefined) continue;
-        const result = satisfiable(sel);
-        if (!result.satisfiable) continue;
+        // Do both rules match one request on this route? The selector algebra answers with a
+        // witness label set: its header labels are the witness request's headers.
+        const result = overlap(onRoute(ra.match, routeConstraints(route, keys)), rb.match);
+        if (!result.overlap) continue;
         const w = result.witness;
         const headers = Object.fromEntries(
           Object.keys(w)
