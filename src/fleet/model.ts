@@ -55,12 +55,12 @@ export interface DesiredMap {
   readonly [key: string]: DesiredValue;
 }
 
-/** One piece of a text value with placeholders: literal text, or a substitution. */
+/**
+ * One piece of a text value with placeholders: literal text (secrets placeholders included,
+ * verbatim), or a substitution.
+ */
 export type TemplatePart =
-  | string
-  | { readonly kind: 'host' }
-  | { readonly kind: 'label'; readonly key: string }
-  | { readonly kind: 'secret'; readonly text: string };
+  string | { readonly kind: 'host' } | { readonly kind: 'label'; readonly key: string };
 
 /** A text leaf that holds placeholders, split once at load time. */
 export interface Template {

@@ -80,14 +80,14 @@ export function substitute(template: Template, host: string, labels: Labels): Su
     else if (part.kind === 'host') {
       out += host;
       used.push({ placeholder: '{{ host }}', value: host });
-    } else if (part.kind === 'label') {
+    } else {
       const value = Object.prototype.hasOwnProperty.call(labels, part.key)
         ? labels[part.key]
         : undefined;
       if (typeof value !== 'string') return { ok: false, missingLabel: part.key };
       out += value;
       used.push({ placeholder: `{{ labels.${part.key} }}`, value });
-    } else out += part.text;
+    }
   }
   return { ok: true, value: out, used };
 }
