@@ -186,8 +186,15 @@ const scenarios: Scenario[] = [
           ['http', 8081],
           ['metrics', 9000],
         ],
-      }) + server('web', { port: 'http', access: 'all-unauthenticated' }),
+      }) +
+      server('web', { port: 'http', access: 'all-unauthenticated' }) +
+      server('undeclared', { port: 7777, access: 'all-unauthenticated' }),
     vectors: [
+      {
+        name: 'a numeric Server port the pod does not declare does not apply',
+        request: { path: '/', port: 7777 },
+        want: { server: 'default:all-unauthenticated' },
+      },
       {
         name: 'a name resolving to 8080',
         request: { path: '/', port: 8080 },
@@ -434,7 +441,12 @@ spec:
   {
     name: '§3 route acceptance: missing parent, ignored parentRef, GRPCRoute outranks HTTPRoute',
     yaml:
-      pod() +
+      pod({
+        ports: [
+          ['http', 8080],
+          ['grpc', 9090],
+        ],
+      }) +
       server('web', { access: 'all-unauthenticated' }) +
       server('grpc', { port: 9090, access: 'all-unauthenticated' }) +
       route('orphan', 'nope', `[${prefix('/x')}]`) +

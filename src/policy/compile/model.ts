@@ -123,18 +123,19 @@ export class PolicyModel {
     return index === undefined ? [] : index.match(pod.meta.labels).sort(serverOrder);
   }
 
-  /** Does `server` apply to `port` of `pod`? Named ports resolve through container ports. */
+  /**
+   * Does `server` apply to `port` of `pod`? Only ports the pod declares count (Linkerd's
+   * reference: "only ports in a pod spec's ports are considered"); a name may resolve to several.
+   */
   serverCoversPort(server: Server, pod: Pod, port: number): boolean {
-    if (typeof server.port === 'number') return server.port === port;
+    if (typeof server.port === 'number')
+      return server.port === port && pod.ports.some((p) => p.port === port);
     return pod.ports.some((p) => p.name === server.port && p.port === port);
   }
 
-  /** The ports worth listing for a pod: declared, named by a selecting Server, or probed. */
+  /** The ports worth listing for a pod: declared or probed. */
   portsOf(pod: Pod): number[] {
     const ports = new Set<number>(pod.ports.map((p) => p.port));
-    for (const server of this.serversSelecting(pod)) {
-      if (typeof server.port === 'number') ports.add(server.port);
-    }
     for (const probe of pod.probes) {
       const port = this.resolvePort(pod, probe.port);
       if (port !== undefined) ports.add(port);
