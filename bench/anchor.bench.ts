@@ -169,10 +169,23 @@ async function eventToRule(
         ANCHORD_LABEL_SELECTOR: `bench=${lab.runId}`,
         ANCHORD_EXT_NETWORK: ext,
         ANCHORD_METRICS_ADDR: '',
-        ANCHORD_LOG_LEVEL: 'warn',
+        ANCHORD_LOG_LEVEL: 'info',
       },
     );
-    anchor.stdout?.resume();
+    const logLines: { msg?: string; applied?: boolean }[] = [];
+    let pending = '';
+    anchor.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk;
+      const parts = pending.split('\n');
+      pending = parts.pop() ?? '';
+      for (const line of parts) {
+        try {
+          logLines.push(JSON.parse(line) as { msg?: string; applied?: boolean });
+        } catch {
+          // not a log line
+        }
+      }
+    });
     anchor.stderr?.resume();
     const prefix = ['nsenter', '-t', pid, '-n'];
     await waitFor(
@@ -245,6 +258,28 @@ async function eventToRule(
       });
       ratios.idle_rss_mb = second.rssKb / 1024;
     }
+    // Event-triggered reconciles that change nothing: containers in scope without an expose label.
+    const before = logLines.length;
+    for (let i = 0; i < 5; i++)
+      lab.run(
+        `quiet${i}`,
+        ['--network', transit, '--label', `bench=${lab.runId}`],
+        ['sleep', '3600'],
+      );
+    await waitFor(
+      'the event-triggered reconciles',
+      () => logLines.slice(before).filter((l) => l.msg === 'reconciled').length >= 1,
+      10_000,
+      20,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const unchanged = logLines.slice(before).filter((l) => l.msg === 'reconciled');
+    results.push({
+      name: 'event-triggered reconciles with nothing to change',
+      reconciles: unchanged.length,
+      nft_calls: unchanged.filter((l) => l.applied === true).length,
+    });
+    ratios.nft_calls_when_unchanged = unchanged.filter((l) => l.applied === true).length;
   } catch (error) {
     skipped.event_to_rule = `failed: ${(error as Error).message}`;
   } finally {
