@@ -21,7 +21,17 @@ async function listYaml(dir: string): Promise<string[]> {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await listYaml(path)));
-    else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) out.push(path);
+    else if (/\.ya?ml$/.test(entry.name)) {
+      // Symlinked files are read; symlinked directories are not followed (no loops).
+      const isFile =
+        entry.isFile() ||
+        (entry.isSymbolicLink() &&
+          (await stat(path).then(
+            (s) => s.isFile(),
+            () => false,
+          )));
+      if (isFile) out.push(path);
+    }
   }
   return out;
 }
