@@ -297,3 +297,17 @@ test('build stage: errors become findings with repository-relative files', async
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('extends and include are reported as not followed (warnings), never silently ignored', () => {
+  const report = check({
+    'compose.yaml':
+      'include: [other.yaml]\nservices:\n  web:\n    extends: { file: base.yaml, service: web }\n',
+  });
+  assert.deepEqual(
+    report.warnings.map((w) => [w.code, w.line]),
+    [
+      ['ANCHOR_COMPOSE_UNSUPPORTED', 1],
+      ['ANCHOR_COMPOSE_UNSUPPORTED', 4],
+    ],
+  );
+});

@@ -178,3 +178,23 @@ test('the anchor finds itself by hostname (its container id) when the MAC addres
     await standIn.close();
   }
 });
+
+test('DOCKER_HOST=tcp://host:port (a socket proxy) works the same', async () => {
+  const standIn = await startStandIn(seedContainers(), { tcp: true });
+  try {
+    const { config } = loadConfig({
+      ANCHORD_LABEL_SELECTOR: 'role=ldap,env=prod',
+      DOCKER_HOST: `tcp://127.0.0.1:${standIn.port}`,
+    });
+    assert.deepEqual(config.docker, { kind: 'tcp', host: '127.0.0.1', port: standIn.port });
+    const discovery = new DockerDiscovery(config.docker);
+    const snapshot = await discovery.snapshot('anchor-0123456789abcdef', config.scope);
+    const result = plan(snapshot, { scope: config.scope, excludeNetworks: ['dmz'] });
+    assert.deepEqual(
+      result.backends.map((b) => b.container),
+      ['ldap'],
+    );
+  } finally {
+    await standIn.close();
+  }
+});

@@ -42,7 +42,11 @@ function labelFilterMatches(labels: Record<string, string>, term: string): boole
   return Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === term.slice(at + 1);
 }
 
-export async function startStandIn(containers: FakeContainer[]): Promise<StandIn> {
+/** Starts the stand-in on a Unix socket, or with `tcp` on 127.0.0.1 (the socket-proxy case). */
+export async function startStandIn(
+  containers: FakeContainer[],
+  options: { tcp?: boolean } = {},
+): Promise<StandIn & { port?: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-docker-'));
   const socketPath = join(dir, 'docker.sock');
   const streams = new Set<ServerResponse>();
@@ -104,6 +108,14 @@ export async function startStandIn(containers: FakeContainer[]): Promise<StandIn
     }
     return send(404, { message: 'stand-in: not implemented' });
   });
+  if (options.tcp === true) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    // The same object the handler reads, so tests can still change `containers` and `failing`.
+    return Object.assign(state, {
+      port: typeof address === 'object' && address !== null ? address.port : 0,
+    });
+  }
   await new Promise<void>((resolve) => server.listen(socketPath, resolve));
   return state;
 }

@@ -208,6 +208,10 @@ function effectivePairs(map: YAMLMap, doc: Document, depth = 0): Pair[] {
   return out;
 }
 
+function pairKeyOf(pairs: readonly Pair[], key: string): unknown {
+  return pairs.find((pair) => scalarText(pair.key) === key)?.key;
+}
+
 function pairValue(pairs: readonly Pair[], key: string): unknown {
   return pairs.find((pair) => scalarText(pair.key) === key)?.value;
 }
@@ -416,6 +420,16 @@ export function loadComposeProject(
           );
         }
       };
+      const extendsNode = body.get('extends');
+      if (extendsNode !== undefined && extendsNode !== null) {
+        issue(
+          'warning',
+          'ANCHOR_COMPOSE_UNSUPPORTED',
+          `service ${JSON.stringify(name)}: "extends" is not followed by the anchor check; its labels and environment are not seen`,
+          pairKeyOf(bodyPairs, 'extends'),
+          name,
+        );
+      }
       readPairs('environment');
       readPairs('labels');
       const commandNode = body.get('command');
