@@ -358,3 +358,10 @@ test('build stage: findings relative to the repository root, one manifest per ho
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('e2e: the labelwise bin validates the example fleet', () => {
+  const out = execFileSync(process.execPath, ['bin/labelwise.js', 'fleet', 'validate', EXAMPLE], {
+    encoding: 'utf8',
+  });
+  assert.equal(out, 'resolved 4 hosts, 0 errors\n');
+});
