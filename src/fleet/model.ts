@@ -141,6 +141,8 @@ export interface Fleet {
    * again as unresolved: the document's own error says what to fix.
    */
   readonly invalidRefs: ReadonlySet<string>;
+  /** Hosts whose documents had errors (and were left out), with where they were declared. */
+  readonly invalidHosts: ReadonlyMap<string, Location>;
   /** Every file under the root (relative paths), when the reader listed them. */
   readonly files?: ReadonlySet<string>;
 }

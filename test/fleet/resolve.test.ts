@@ -24,6 +24,19 @@ test('§1 an unknown host is an error naming it', () => {
   );
 });
 
+test('§1 a host whose document has errors is named as such, not as unknown', () => {
+  const prepared = prepareFleet(
+    fleetOf({ 'fleet.yaml': FLEET, 'hosts.yaml': host('web-001', { 'datum/x': 'y' }) }),
+  );
+  assert.throws(
+    () => resolveHost(prepared, 'web-001'),
+    (e: unknown) =>
+      e instanceof LabelwiseError &&
+      e.code === 'FLEET_INVALID_HOST' &&
+      e.source.file === 'hosts.yaml',
+  );
+});
+
 test('§1 labels are the declared ones plus datum/host', () => {
   const m = resolveIn({ 'fleet.yaml': FLEET, ...hosts }, 'web-001');
   assert.deepEqual(

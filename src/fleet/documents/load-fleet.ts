@@ -94,6 +94,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     layers: [],
     problems,
     invalidRefs: new Set(),
+    invalidHosts: new Map(),
   });
   if (fleetFiles.length === 0) {
     problems.push({
@@ -121,6 +122,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   // Parse the Fleet document first: its exclude list decides which other files count.
   const located: Located[] = [];
   const invalidRefs = new Set<string>();
+  const invalidHosts = new Map<string, { file: string; line: number }>();
   let fleet: FleetDoc | undefined;
   const report = (
     file: string,
@@ -181,6 +183,8 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         (RESOURCE_TYPES as readonly string[]).includes(result.type ?? '')
       )
         invalidRefs.add(`${result.type}[${result.name}]`);
+      else if (result.doc === undefined && result.type === 'Host' && result.name !== undefined)
+        invalidHosts.set(result.name, { file: path, line: doc.line });
     }
   }
 
@@ -318,6 +322,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     layers,
     problems,
     invalidRefs,
+    invalidHosts,
     ...(listed === undefined ? {} : { files: listed }),
   };
 }

@@ -34,6 +34,14 @@ export function resolveHost(
 ): HostManifest {
   const host = prepared.hosts.get(hostName);
   if (host === undefined) {
+    const broken = prepared.fleet.invalidHosts.get(hostName);
+    if (broken !== undefined)
+      throw new LabelwiseError(
+        'FLEET_INVALID_HOST',
+        `Host ${JSON.stringify(hostName)} has errors and cannot be resolved`,
+        { file: broken.file, line: broken.line },
+        'run `labelwise fleet validate` to see them',
+      );
     throw new LabelwiseError(
       'FLEET_UNKNOWN_HOST',
       `no Host document named ${JSON.stringify(hostName)} in this fleet`,
