@@ -5,7 +5,7 @@ import {
   normalizeProjectName,
   parseDotEnv,
   splitCommand,
-} from '../../src/anchor/compose/compose-model.js';
+} from '../../src/anchor/compose/compose-text.js';
 
 const vars = { SET: 'x', EMPTY: '' };
 const rows: { name: string; input: string; want: string; problems?: string[] }[] = [

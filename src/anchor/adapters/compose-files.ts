@@ -7,7 +7,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { LabelwiseError, quote } from '../../errors.js';
 import { compareStrings } from '../../selector/index.js';
-import { parseDotEnv } from '../compose/compose-model.js';
+import { parseDotEnv } from '../compose/compose-text.js';
 import type { ComposeFile } from '../compose/compose-model.js';
 
 export interface ComposeInput {
