@@ -311,3 +311,15 @@ test('extends and include are reported as not followed (warnings), never silentl
     ],
   );
 });
+
+test('merge-key bombs finish quickly (each mapping merges once)', () => {
+  const levels = ['l0: &l0 { x: "1" }'];
+  for (let i = 1; i < 30; i++)
+    levels.push(
+      `l${i}: &l${i} { <<: [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')}] }`,
+    );
+  const text = `${levels.join('\n')}\nservices:\n  web:\n    labels:\n      <<: *l29\n      anchord.expose: tcp/80\n`;
+  const report = check({ 'compose.yaml': text });
+  assert.deepEqual(report.errors, []);
+  assert.equal(report.warnings[0]?.code, 'ANCHOR_UNCLAIMED_BACKEND');
+});

@@ -88,7 +88,13 @@ function isMergeKey(key: unknown): boolean {
   return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
 }
 
-function effectivePairs(map: YAMLMap, doc: Document, depth = 0): Pair[] {
+function effectivePairs(
+  map: YAMLMap,
+  doc: Document,
+  visited: Set<YAMLMap> = new Set(),
+  depth = 0,
+): Pair[] {
+  visited.add(map);
   const own = map.items.filter((pair) => !isMergeKey(pair.key));
   const seen = new Set(own.map((pair) => scalarText(pair.key)));
   const out = [...own];
@@ -98,8 +104,10 @@ function effectivePairs(map: YAMLMap, doc: Document, depth = 0): Pair[] {
     const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
     for (const source of sources) {
       const resolved = isAlias(source) ? source.resolve(doc) : source;
-      if (!isMap(resolved)) continue;
-      for (const inherited of effectivePairs(resolved, doc, depth + 1)) {
+      // Each mapping is merged once per lookup: repeated or cyclic aliases (a "billion laughs"
+      // built from merge keys) cannot multiply the work.
+      if (!isMap(resolved) || visited.has(resolved)) continue;
+      for (const inherited of effectivePairs(resolved, doc, visited, depth + 1)) {
         const key = scalarText(inherited.key);
         if (seen.has(key)) continue;
         seen.add(key);
