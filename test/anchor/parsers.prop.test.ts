@@ -1,0 +1,122 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { LabelwiseError } from '../../src/errors.js';
+import { checkAnchors, loadComposeProject, loadConfig } from '../../src/anchor/index.js';
+import { parseDuration } from '../../src/anchor/duration.js';
+import { interpolate } from '../../src/anchor/compose/compose-text.js';
+
+const VARIABLES = [
+  'ANCHORD_LABEL_SELECTOR',
+  'ANCHORD_PROJECT',
+  'COMPOSE_PROJECT_NAME',
+  'ANCHORD_EXT_NETWORK',
+  'ANCHORD_EXT_IFACE',
+  'ANCHORD_SHARED_NETWORK',
+  'ANCHORD_POLL_INTERVAL',
+  'ANCHORD_MODE',
+  'ANCHORD_LOG_LEVEL',
+  'ANCHORD_METRICS_ADDR',
+  'DOCKER_HOST',
+] as const;
+
+const value = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom(
+    '',
+    'a=1',
+    'a=1,a=2',
+    'nokey',
+    '30s',
+    '2m30s',
+    '-1',
+    'tcp://h:1',
+    'unix:///x',
+    ':0',
+    '[::1]:9',
+    'eth0',
+  ),
+);
+
+test('property: loadConfig throws only LabelwiseError naming a variable, for any environment', () => {
+  fc.assert(
+    fc.property(fc.dictionary(fc.constantFrom(...VARIABLES), value), (env) => {
+      try {
+        const { config } = loadConfig(env);
+        assert.ok(config.pollIntervalMs > 0);
+        assert.match(config.extIface, /^[A-Za-z0-9_.-]{1,15}$/);
+      } catch (error) {
+        assert.ok(error instanceof LabelwiseError, String(error));
+        assert.ok(error.source.env !== undefined, `no env in ${error.code}`);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('property: parseDuration never throws and gives positive finite milliseconds or undefined', () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 30 }),
+        fc.stringMatching(/^(\d{1,4}(\.\d{1,3})?(h|m|s|ms|us|ns)){1,4}$/),
+      ),
+      (text) => {
+        const ms = parseDuration(text);
+        assert.ok(ms === undefined || (Number.isFinite(ms) && ms >= 0));
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+test('property: interpolation never throws', () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 60 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })),
+      (text, vars) => {
+        assert.equal(typeof interpolate(text, vars).text, 'string');
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+const yamlish = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        'services:',
+        '  a:',
+        '  b:',
+        '    environment:',
+        '    labels:',
+        '      - X=1',
+        '      ANCHORD_LABEL_SELECTOR: r=1',
+        '      anchord.expose: tcp/80',
+        '    command: network-anchor',
+        '<<: *x',
+        'x: &x {}',
+        'name: p',
+        '  - [',
+        '{',
+        ': :',
+      ),
+      fc.string({ maxLength: 20 }),
+    ),
+    { maxLength: 12 },
+  )
+  .map((lines) => lines.join('\n'));
+
+test('property: the compose check never throws on arbitrary files', () => {
+  fc.assert(
+    fc.property(yamlish, (text) => {
+      const loaded = loadComposeProject([{ path: 'compose.yaml', text }], { directoryName: 'p' });
+      const report = checkAnchors(loaded.project, loaded.issues);
+      for (const issue of [...report.errors, ...report.warnings])
+        assert.equal(issue.file, 'compose.yaml');
+    }),
+    { numRuns: 1500 },
+  );
+});
