@@ -1,4 +1,9 @@
-// The labelwise library API: one namespace per module, plus the shared error type.
+// The labelwise library API: one namespace per module, plus the shared error and finding types.
 export { LabelwiseError } from './errors.js';
 export type { SourceRef, ErrorKind } from './errors.js';
+export type { Finding, ModuleName, StageResult } from './findings.js';
 export * as selector from './selector/index.js';
+export * as anchor from './anchor/index.js';
+export * as fleet from './fleet/index.js';
+export * as catalog from './catalog/index.js';
+export * as policy from './policy/index.js';
