@@ -189,3 +189,76 @@ test('route index ≡ full scan, in both precedence modes', () => {
     { numRuns: 3000 },
   );
 });
+
+const templateRoute = fc
+  .record({
+    name: fc.constantFrom('t1', 't2', 't3'),
+    created: fc.constantFrom('', '2024-01-01T00:00:00.000Z', '2024-03-01T00:00:00.000Z'),
+    text: fc.constantFrom('/a', '/a/:x', '/:y', '/a/b', '/a/*rest', '/*rest', '/ab'),
+    methods: fc.constantFrom([], ['GET'], ['POST']),
+  })
+  .map((r): CompiledRoute => {
+    const template = parseTemplate(r.text) as Template;
+    return {
+      name: r.name,
+      kind: 'HttpRouteGroup',
+      created: r.created,
+      hostnames: [],
+      rules: [{ matches: [], filters: [] }],
+      labels: Object.create(null),
+      authorizations: [],
+      timeouts: [],
+      rewrites: [],
+      template: { template, methods: r.methods, binding: 'b', group: 'g', index: 0 },
+    };
+  });
+
+test('route index with templates ≡ scan + naive template choice', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.oneof(compiledRoute, templateRoute), {
+        selector: (r) => r.name,
+        maxLength: 6,
+      }),
+      requestArb,
+      fc.constantFrom('linkerd' as const, 'gateway-api' as const),
+      (routes, request, precedence) => {
+        const table = new RouteTable(routes);
+        const order = (r: CompiledRoute): number => table.routes.indexOf(r);
+        const plain = table.scan(request, precedence);
+        const templates = table.routes
+          .filter(
+            (r) =>
+              r.template !== undefined &&
+              matchTemplate(r.template.template, request.path) !== undefined,
+          )
+          .filter(
+            (r) => r.template?.methods.length === 0 || r.template?.methods.includes(request.method),
+          )
+          .sort(
+            (a, b) =>
+              compareSpecificity(a.template!.template, b.template!.template) ||
+              Number(b.template!.methods.length > 0) - Number(a.template!.methods.length > 0) ||
+              order(a) - order(b),
+          );
+        const t = templates[0];
+        let want: string | null = plain?.route.name ?? null;
+        if (t !== undefined) {
+          const method = t.template!.methods.length > 0 ? 1 : 0;
+          const score =
+            precedence === 'linkerd'
+              ? [0, 0, request.path.length, 0, 0, method]
+              : [0, 0, 1, request.path.length, method, 0, 0];
+          const cmp =
+            plain === null
+              ? 1
+              : (score.map((v, i) => v - (plain.score[i] as number)).find((d) => d !== 0) ?? 0);
+          if (plain === null || cmp > 0 || (cmp === 0 && order(t) < order(plain.route)))
+            want = t.name;
+        }
+        assert.equal(table.find(request, precedence)?.route.name ?? null, want);
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});

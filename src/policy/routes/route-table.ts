@@ -307,7 +307,10 @@ export class RouteTable {
     return hit;
   }
 
-  /** The naive reference: every match of every route scored, templates matched one by one. */
+  /**
+   * The naive reference for HTTPRoute rules: every match of every route scored in order.
+   * Templates have their own reference (`matchTemplate` in `path-template.ts`).
+   */
   scan(request: PolicyRequest, precedence: Precedence): RouteHit | null {
     let best: RouteHit | undefined;
     let bestOrder = 0;
@@ -334,11 +337,6 @@ export class RouteTable {
       );
     });
     return best ?? null;
-  }
-
-  /** Extension routes only, for the template benchmark and tests. */
-  get templateRouter(): TemplateRouter<{ route: CompiledRoute; order: number }> {
-    return this.templates;
   }
 }
 
