@@ -113,6 +113,22 @@ const cases: {
     line: 1,
     object: 'Pod ns/web-0',
   },
+  {
+    dir: 'route-on-opaque',
+    code: 'POLICY_ROUTE_ON_OPAQUE',
+    severity: 'warning',
+    line: 1,
+    object: 'Server ns/db',
+    mentions: ['opaque', 'admin'],
+  },
+  {
+    dir: 'class-selects-nothing',
+    code: 'POLICY_CLASS_SELECTS_NOTHING',
+    severity: 'warning',
+    line: 24,
+    object: 'HttpRouteClass ns/idempotent',
+    mentions: ['http.linkerd.io/idempotent=true'],
+  },
   { dir: 'clean' },
 ];
 

@@ -3,6 +3,7 @@ import { compareStrings } from '../../selector/index.js';
 import type { PolicyModel } from '../compile/model.js';
 import type { PolicyProblem } from '../types.js';
 import {
+  lintIdleRoutes,
   lintIneffectiveRoutePolicies,
   lintRewriteCollisions,
   lintRouteStatus,
@@ -25,6 +26,7 @@ export function lintModel(model: PolicyModel): PolicyProblem[] {
     ...lintMissingAuthentications(model),
     ...lintMissingTargets(model),
     ...lintRouteStatus(model),
+    ...lintIdleRoutes(model),
     ...lintServerOverlaps(model),
     ...lintProbes(model),
     ...lintShadowedRules(model),

@@ -2,7 +2,14 @@
  * Lints about routes: parents missing, conflicted or ignored; rules that can never be selected;
  * route-level policies that cannot restrict anything; exclusive rewrite policies that collide.
  */
-import { compareStrings, overlap, requirement, selectorOf } from '../../selector/index.js';
+import {
+  compareStrings,
+  formatSelector,
+  matches,
+  overlap,
+  requirement,
+  selectorOf,
+} from '../../selector/index.js';
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
@@ -33,6 +40,45 @@ export function lintRouteStatus(model: PolicyModel): PolicyProblem[] {
       line: s.at.line,
       message: `${s.reason}; the route does not apply there`,
     });
+  }
+  return out;
+}
+
+/** Routes on opaque or TLS Servers (never consulted) and route classes that select no route. */
+export function lintIdleRoutes(model: PolicyModel): PolicyProblem[] {
+  const out: PolicyProblem[] = [];
+  for (const server of model.resources.servers) {
+    const routes = model.serverModel(server).routes;
+    if (
+      (server.proxyProtocol === 'opaque' || server.proxyProtocol === 'TLS') &&
+      routes.length > 0
+    ) {
+      out.push({
+        severity: 'warning',
+        code: 'POLICY_ROUTE_ON_OPAQUE',
+        object: objectName(server.meta),
+        file: server.meta.at.file,
+        line: server.meta.at.line,
+        message: `Server ${server.meta.name} is ${server.proxyProtocol}: its ${routes.length} route(s) (${routes
+          .map((r) => r.name)
+          .slice(0, 3)
+          .join(
+            ', ',
+          )}${routes.length > 3 ? ', …' : ''}) are never consulted and their route-level policies never apply`,
+        hint: 'authorize opaque and TLS ports with Server-level policies, or set proxyProtocol to an HTTP protocol',
+      });
+    }
+    for (const c of model.attachments.classesOf(server)) {
+      if (routes.some((r) => matches(c.routeSelector, r.labels))) continue;
+      out.push({
+        severity: 'warning',
+        code: 'POLICY_CLASS_SELECTS_NOTHING',
+        object: objectName(c.meta),
+        file: c.meta.at.file,
+        line: c.meta.at.line,
+        message: `route selector ${formatSelector(c.routeSelector) || '(everything)'} matches none of the ${routes.length} route(s) of Server ${server.meta.name}, so policies targeting this class apply to nothing`,
+      });
+    }
   }
   return out;
 }
