@@ -20,6 +20,7 @@ import { networksAdmit, parseAddress } from './networks.js';
 import type { Address } from './networks.js';
 import { HEADER_PREFIX, PARAM_PREFIX } from './resources/read-extension.js';
 import type { PolicyRequest } from './routes/request.js';
+import { whyNoMatch } from './routes/route-table.js';
 import type { Considered, RouteHit } from './routes/route-table.js';
 import type { Precedence } from './types.js';
 
@@ -151,10 +152,17 @@ export function authorize(
         );
     } else
       note(
-        `no route of ${policy.table.routes.map((r) => r.name).join(', ') || '(none)'} matches ${request.method} ${request.path}`,
+        `none of the ${policy.table.routes.length} route(s) matches ${request.method} ${request.path}`,
       );
   }
   if (hit === null) {
+    if (note !== undefined) {
+      for (const route of policy.table.routes.slice(0, 20)) {
+        note(`route ${route.name} does not match: ${whyNoMatch(route, request) ?? 'it matches'}`);
+      }
+      if (policy.table.routes.length > 20)
+        note(`… and ${policy.table.routes.length - 20} more routes`);
+    }
     note?.('no route matches: 404');
     return decision(policy, precedence, 'not-found', 404, null, null, null, null, trace);
   }

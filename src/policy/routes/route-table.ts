@@ -183,6 +183,41 @@ function templateScore(
   return [0, 0, KIND_PATTERN, request.path.length, method, 0, 0];
 }
 
+/**
+ * Why a route does not match a request, in words (for 404 traces); undefined when it matches.
+ * Checks in the proxy's order: host, then per match method, path, headers, query.
+ */
+export function whyNoMatch(route: CompiledRoute, request: PolicyRequest): string | undefined {
+  if (hostRank(route.hostnames, request.host) === undefined) {
+    return `host ${request.host ?? '(none)'} is not one of ${route.hostnames.join(', ')}`;
+  }
+  if (route.template !== undefined) {
+    const { template, methods } = route.template;
+    if (methods.length > 0 && !methods.includes(request.method))
+      return `method ${request.method} is not ${methods.join('/')}`;
+    return `path ${request.path} does not fit the template ${template.text}`;
+  }
+  const reasons: string[] = [];
+  for (const rule of route.rules) {
+    for (const m of rule.matches) {
+      if (m.method !== undefined && m.method !== request.method)
+        reasons.push(`method ${request.method} is not ${m.method}`);
+      else if (pathMatchLength(m, request.path) < 0)
+        reasons.push(`path ${request.path} does not match ${m.path.type} ${m.path.value}`);
+      else if (!valuesMatch(m.headers, request.headers))
+        reasons.push(
+          `headers do not match ${m.headers.map((h) => `${h.name}=${h.value}`).join(', ')}`,
+        );
+      else if (!valuesMatch(m.queryParams, request.query))
+        reasons.push(
+          `query does not match ${m.queryParams.map((h) => `${h.name}=${h.value}`).join(', ')}`,
+        );
+      else return undefined;
+    }
+  }
+  return [...new Set(reasons)].join('; ');
+}
+
 /** Lexicographic comparison of two scores. */
 export function compareScores(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) {
