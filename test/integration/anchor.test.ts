@@ -27,6 +27,8 @@ import type { KernelMapElement } from '../../src/anchor/adapters/nft.js';
 import { Lab, findDockerd, must, sh, unavailableReason, waitFor } from './docker-env.js';
 
 const reason = unavailableReason();
+/** Port of the health and metrics server of the anchor that serves one (`anchor-l`). */
+const METRICS_PORT = 9464;
 
 interface Anchor {
   readonly part: string;
@@ -222,6 +224,23 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       : `fetch failed (${result.code}): ${result.stderr.trim()}`;
   }
 
+  /**
+   * GET on the anchor's health/metrics server from inside its namespace (`docker exec` into the
+   * anchor's container, with the host's node), bounded in time.
+   */
+  function httpGet(anchor: string, path: string): { status: number; body: string } {
+    const script =
+      `fetch('http://127.0.0.1:${METRICS_PORT}${path}', { signal: AbortSignal.timeout(5000) })` +
+      '.then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
+      '.catch((e) => { process.stderr.write(String(e)); process.exitCode = 2; });';
+    const out = must(
+      'docker',
+      ['exec', (anchors.get(anchor) as Anchor).container, 'node', '-e', script],
+      20_000,
+    );
+    return JSON.parse(out) as { status: number; body: string };
+  }
+
   const reconciles = (anchor: string): number =>
     lines(anchor).filter((l) => l.msg === 'reconciled').length;
   const logs = (anchor: string): string =>
@@ -257,7 +276,11 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     );
     startAnchor('anchor-a', 10, { ANCHORD_LABEL_SELECTOR: 'role=A' });
     startAnchor('anchor-b', 11, { ANCHORD_LABEL_SELECTOR: 'role=B' });
-    startAnchor('anchor-l', 12, { ANCHORD_PROJECT: lab.name('legacy') });
+    // The legacy anchor also serves /healthz, /readyz and /metrics (on its loopback only).
+    startAnchor('anchor-l', 12, {
+      ANCHORD_PROJECT: lab.name('legacy'),
+      ANCHORD_METRICS_ADDR: `127.0.0.1:${METRICS_PORT}`,
+    });
     routeVia('a', 'anchor-a');
     routeVia('b', 'anchor-b');
     routeVia('legacy', 'anchor-l');
@@ -296,6 +319,33 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
         (l) => l.msg === 'backend label selector active' && l.selector === 'role=A',
       ),
     );
+  });
+
+  it('(9) a running anchor serves /healthz, /readyz and /metrics with its real state', () => {
+    assert.deepEqual(httpGet('anchor-l', '/healthz'), { status: 200, body: 'ok\n' });
+    assert.deepEqual(httpGet('anchor-l', '/readyz'), { status: 200, body: 'ok\n' });
+    const metrics = httpGet('anchor-l', '/metrics');
+    assert.equal(metrics.status, 200);
+    // The legacy backend is dual-stack: one tcp entry per family, nothing on udp.
+    for (const [family, proto, count] of [
+      ['ipv4', 'tcp', 1],
+      ['ipv6', 'tcp', 1],
+      ['ipv4', 'udp', 0],
+      ['ipv6', 'udp', 0],
+    ] as const) {
+      assert.match(
+        metrics.body,
+        new RegExp(`^anchord_dnat_entries\\{family="${family}",proto="${proto}"\\} ${count}$`, 'm'),
+      );
+    }
+    assert.match(metrics.body, /^anchord_reconcile_total\{result="ok"\} 1$/m, 'one apply');
+    assert.match(metrics.body, /^anchord_reconcile_total\{result="error"\} 0$/m);
+    assert.match(metrics.body, /^anchord_docker_events_total\{source="start"\} 1$/m);
+    assert.match(metrics.body, /^anchord_reconcile_duration_seconds_count [1-9]\d*$/m);
+    assert.match(metrics.body, /^anchord_process_resident_memory_bytes [1-9]\d*$/m);
+    for (const secret of [net(2, 24), net6(2, 24), lab.name('legacy')])
+      assert.ok(!metrics.body.includes(secret), `metrics must not carry ${secret}`);
+    assert.equal(httpGet('anchor-l', '/nope').status, 404);
   });
 
   it('(1) no reconcile clobbers another anchor: maps are unchanged after several poll cycles', async () => {
@@ -546,7 +596,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
 if (reason !== undefined) {
   // A skipped suite is not counted as a skipped test; this makes the skip and its reason count.
   test(
-    'anchor integration scenarios (1)-(7) on a real Docker Engine',
+    'anchor integration scenarios (1)-(9) on a real Docker Engine',
     { skip: reason },
     () => undefined,
   );
