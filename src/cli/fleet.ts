@@ -85,6 +85,16 @@ function reportLoadErrors(io: CliIO, fleet: Fleet, json: boolean): boolean {
   return errors.length > 0;
 }
 
+/** The layers a user could have meant, kept short for fleets with thousands of layers. */
+function layerHint(fleet: Fleet): string {
+  const names = fleet.layers.map((l) => l.name);
+  if (names.length === 0) return 'this fleet has no Layer documents';
+  const shown = names.slice(0, 10).join(', ');
+  return names.length <= 10
+    ? `layers: ${shown}`
+    : `layers: ${shown} and ${names.length - 10} more (labelwise fleet resolve --host H lists a host's layers)`;
+}
+
 const EXAMPLES = {
   validate: 'labelwise fleet validate examples/homelab/fleet',
   resolve: 'labelwise fleet resolve examples/homelab/fleet --host web-001 --json',
@@ -280,7 +290,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
           'FLEET_UNKNOWN_LAYER',
           `no Layer named ${JSON.stringify(flags.layer)} in this fleet`,
           {},
-          `layers: ${fleet.layers.map((l) => l.name).join(', ')}`,
+          layerHint(fleet),
         );
       const hosts = hostIndex(fleet).select(layer.selector);
       if (flags.json) {
@@ -306,7 +316,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       const after =
         flags.to === undefined ? await loadFleetDir(dir) : await loadFleetAt(dir, flags.to);
       const digests = (fleet: Fleet): Record<string, string> => {
-        const out: Record<string, string> = {};
+        const out: Record<string, string> = Object.create(null); // `__proto__` is a valid host name
         const prepared = prepareFleet(fleet);
         for (const host of fleet.hosts)
           out[host.name] = resolveHost(prepared, host.name, { provenance: false }).digest;

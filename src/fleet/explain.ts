@@ -16,6 +16,7 @@ import type {
   Substitution,
 } from './model.js';
 import { EDGE_KINDS } from './model.js';
+import { parseRef } from './documents/text-rules.js';
 import { formatReason } from './resolve/reasons.js';
 import { hostLabels } from './resolve/prepare.js';
 import type { PreparedFleet } from './resolve/prepare.js';
@@ -110,11 +111,22 @@ export function explainResource(
   }
   const declaring = declaringLayers(prepared, ref);
   if (declaring.length === 0) {
+    // A document with errors is left out of the fleet; saying "no layer declares it" would send
+    // the user looking for a typo in a reference that is spelt right.
+    if (prepared.fleet.invalidRefs.has(ref))
+      throw new LabelwiseError(
+        'FLEET_INVALID_RESOURCE',
+        `${ref} has errors in every layer that declares it, so it cannot be explained`,
+        {},
+        'run `labelwise fleet validate` to see them',
+      );
     throw new LabelwiseError(
       'FLEET_UNKNOWN_RESOURCE',
       `no layer declares ${ref}`,
       {},
-      'references look like File[nginx-config]: the type, then the name in brackets',
+      parseRef(ref) === undefined
+        ? 'references look like File[nginx-config]: the type, then the name in brackets'
+        : `\`labelwise fleet resolve REPO --host ${resolved.host}\` lists the host's resources`,
     );
   }
   const labels = labelsOf(prepared, resolved.host);

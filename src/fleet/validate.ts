@@ -84,7 +84,8 @@ export function validateFleet(
     hosts: [],
   }));
   const groups = new Map<string, { problem: FleetProblem; hosts: string[] }>();
-  const digests: Record<string, string> = {};
+  // Host names are Datum names, and `__proto__` is one: keep them off Object.prototype.
+  const digests: Record<string, string> = Object.create(null);
   for (const host of fleet.hosts) {
     const manifest = resolveHost(prepared, host.name, { provenance: options.provenance === true });
     digests[host.name] = manifest.digest;

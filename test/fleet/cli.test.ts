@@ -365,3 +365,54 @@ test('e2e: the labelwise bin validates the example fleet', () => {
   });
   assert.equal(out, 'resolved 4 hosts, 0 errors\n');
 });
+
+test('a reserved Host label reads once, in validate and in the build findings', async () => {
+  // regression: `label "datum/owner": label "datum/owner" uses the reserved prefix "datum/"`.
+  const dir = tempTree({
+    'homelab/fleet/fleet.yaml': FLEET,
+    'homelab/fleet/hosts.yaml': host('web-001', { role: 'web', 'datum/owner': 'me' }),
+  });
+  try {
+    const r = await cli('validate', join(dir, 'homelab/fleet'));
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.out,
+      'hosts.yaml:6: label "datum/owner" uses the reserved prefix "datum/"\nresolved 0 hosts, 1 error\n',
+    );
+    const stage = await buildFleetStage(join(dir, 'homelab/fleet'), {
+      root: join(dir, 'homelab'),
+    });
+    assert.deepEqual(stage.findings, [
+      {
+        module: 'fleet',
+        severity: 'error',
+        code: 'FLEET_RESERVED_LABEL',
+        file: 'fleet/hosts.yaml',
+        line: 6,
+        message: 'label "datum/owner" uses the reserved prefix "datum/"',
+      },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('hosts --layer: an unknown layer in a large fleet gets a short hint', async () => {
+  const layers: Record<string, string> = {};
+  for (let i = 0; i < 12; i++)
+    layers[`l${String(i).padStart(2, '0')}/layer.yaml`] = layer(
+      `l${String(i).padStart(2, '0')}`,
+      0,
+    );
+  const dir = tempTree({ 'fleet.yaml': FLEET, 'h.yaml': host('h'), ...layers });
+  try {
+    const r = await cli('hosts', dir, '--layer', 'nope');
+    assert.equal(r.code, 1);
+    assert.match(
+      r.err,
+      /hint: layers: l00, l01, l02, l03, l04, l05, l06, l07, l08, l09 and 2 more \(labelwise fleet resolve --host H lists a host's layers\)/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

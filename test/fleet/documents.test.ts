@@ -57,6 +57,31 @@ const rows: Row[] = [
     errors: [],
   },
   {
+    // regression: an archived copy of a fleet under an excluded directory made the repository
+    // report "found 2 Fleet documents" although problems in excluded files are never reported.
+    name: 'discovery: a Fleet document in an excluded file does not count',
+    files: {
+      'fleet.yaml': `${FLEET}exclude:\n  - archive/**\n`,
+      'archive/old/fleet.yaml': FLEET,
+      'h.yaml': host('h'),
+    },
+    errors: [],
+  },
+  {
+    name: 'discovery: a Fleet document the other one does not exclude still counts',
+    files: {
+      'fleet.yaml': `${FLEET}exclude:\n  - archive/**\n`,
+      'other/fleet.yaml': `${FLEET}exclude:\n  - '**'\n`,
+    },
+    errors: ['fleet.yaml:1 FLEET_SEVERAL_FLEETS', 'other/fleet.yaml:1 FLEET_SEVERAL_FLEETS'],
+  },
+  {
+    name: 'discovery: YAML nested too deeply is an error on that file, not a crash',
+    files: { 'fleet.yaml': FLEET, 'deep.yaml': `a: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n` },
+    errors: ['deep.yaml:1 FLEET_INVALID_YAML'],
+    message: 'YAML is nested too deeply to read',
+  },
+  {
     name: 'discovery: only YAML under the fleet root counts',
     files: {
       'fleet/fleet.yaml': FLEET,
@@ -194,6 +219,25 @@ const rows: Row[] = [
     errors: ['h.yaml:6 FLEET_RESERVED_LABEL'],
   },
   {
+    // regression: the label was named twice (`label "datum/owner": label "datum/owner" uses …`).
+    name: 'Host: a reserved label is named once in its message',
+    files: { 'fleet.yaml': FLEET, 'h.yaml': host('h', { 'datum/owner': 'me' }) },
+    errors: ['h.yaml:5 FLEET_RESERVED_LABEL'],
+    message: 'label "datum/owner" uses the reserved prefix "datum/"',
+  },
+  {
+    name: 'Host: an invalid key is named once in its message',
+    files: { 'fleet.yaml': FLEET, 'h.yaml': host('h', { 'a/b/c': 'x' }) },
+    errors: ['h.yaml:5 FLEET_INVALID_LABEL'],
+    message: `label key "a/b/c" may contain at most one '/'`,
+  },
+  {
+    name: 'Host: an invalid value names its label and the value',
+    files: { 'fleet.yaml': FLEET, 'h.yaml': host('h', { role: '"a b"' }) },
+    errors: ['h.yaml:5 FLEET_INVALID_LABEL'],
+    message: `label "role": value "a b" must be 1-256 letters, digits, '.', '-', '_' or '+'`,
+  },
+  {
     name: 'Host: a key may hold one /',
     files: { 'fleet.yaml': FLEET, 'h.yaml': host('h', { 'example.com/team': 'a' }) },
     errors: [],
@@ -228,6 +272,12 @@ const rows: Row[] = [
     name: 'Layer: precedence 1.5 is an error',
     files: { 'fleet.yaml': FLEET, 'l/l.yaml': doc('Layer', 'l', 'precedence: 1.5\n') },
     errors: ['l/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+  },
+  {
+    name: 'Layer: an empty precedence says it is empty',
+    files: { 'fleet.yaml': FLEET, 'l/l.yaml': doc('Layer', 'l', 'precedence:\n') },
+    errors: ['l/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+    message: 'precedence must be an integer, got nothing',
   },
   {
     name: 'Layer: precedence may be negative',

@@ -176,3 +176,56 @@ test('validate: an invalid document is reported once, not again as unresolved re
     ['FLEET_INVALID_FIELD', 'FLEET_MISSING_IDENTITY'],
   );
 });
+
+test('explain: a resource whose every document has errors says so, not "no layer declares"', () => {
+  const fleet = fleetOf({
+    ...files,
+    'web/l.yaml': [
+      layer('role-web', 20, '  labels:\n    role: web\n'),
+      doc('Package', 'nginx', 'desired:\n  state: installed\n'),
+    ],
+  });
+  assert.throws(
+    () => explainResource(prepareFleet(fleet), 'web-001', 'Package[nginx]'),
+    (e: unknown) =>
+      e instanceof LabelwiseError &&
+      e.code === 'FLEET_INVALID_RESOURCE' &&
+      e.message ===
+        'Package[nginx] has errors in every layer that declares it, so it cannot be explained',
+  );
+});
+
+test('explain: the hint for an unknown reference depends on whether it is well formed', () => {
+  const prepared = prepareFleet(fleetOf(files));
+  const hintOf = (ref: string): string | undefined => {
+    try {
+      explainResource(prepared, 'web-001', ref);
+    } catch (error) {
+      if (error instanceof LabelwiseError && error.code === 'FLEET_UNKNOWN_RESOURCE')
+        return error.hint;
+    }
+    return undefined;
+  };
+  assert.equal(
+    hintOf('File[nope]'),
+    "`labelwise fleet resolve REPO --host web-001` lists the host's resources",
+  );
+  assert.equal(
+    hintOf('nginx-config'),
+    'references look like File[nginx-config]: the type, then the name in brackets',
+  );
+});
+
+test('validate: hosts named __proto__ and constructor keep their digests', () => {
+  // regression: digests lived in a plain object, where `__proto__` set the prototype instead.
+  const report = validateFleet(
+    fleetOf({
+      'fleet.yaml': FLEET,
+      'hosts.yaml': [host('__proto__', { role: 'web' }), host('constructor', { role: 'web' })],
+      'base/l.yaml': [layer('base', 0), doc('Package', 'p', 'desired:\n  state: present\n')],
+    }),
+  );
+  assert.equal(report.hosts, 2);
+  assert.deepEqual(Object.keys(report.digests), ['__proto__', 'constructor']);
+  assert.match(report.digests.__proto__ ?? '', /^sha256:[0-9a-f]{64}$/);
+});

@@ -70,6 +70,47 @@ function isFleetDoc(doc: YamlDocument): boolean {
   return type !== undefined && type.value.kind === 'scalar' && type.value.text === 'Fleet';
 }
 
+/** A `type: Fleet` document found while looking for the root. */
+interface FleetCandidate {
+  readonly path: string;
+  readonly line: number;
+  readonly doc: YamlDocument;
+}
+
+/** The exclude globs of a Fleet document, as far as it could be read. */
+function excludeOf(candidate: FleetCandidate): string[] {
+  const parsed = parseDocument(candidate.doc).doc;
+  return parsed?.type === 'Fleet' ? [...parsed.exclude] : [];
+}
+
+/**
+ * Whether a path relative to the root is excluded: globs match segment-wise (picomatch's `*`
+ * stays in one segment), and a matched directory excludes everything below it.
+ */
+function excludeMatcher(exclude: readonly string[]): (path: string) => boolean {
+  if (exclude.length === 0) return () => false;
+  const excluded = picomatch([...exclude], { dot: true });
+  return (path) => {
+    const parts = path.split('/');
+    for (let i = 1; i <= parts.length; i++) if (excluded(parts.slice(0, i).join('/'))) return true;
+    return false;
+  };
+}
+
+/** Whether every other Fleet document lies in a file below `root`'s directory that it excludes. */
+function excludesAllOthers(root: FleetCandidate, all: readonly FleetCandidate[]): boolean {
+  const dir = dirOf(root.path);
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const isExcluded = excludeMatcher(excludeOf(root));
+  return all.every(
+    (other) =>
+      other === root ||
+      (other.path !== root.path &&
+        other.path.startsWith(prefix) &&
+        isExcluded(other.path.slice(prefix.length))),
+  );
+}
+
 interface Located {
   readonly file: string;
   readonly parsed: ParsedDoc;
@@ -83,10 +124,16 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     .sort((a, b) => compareStrings(a.path, b.path));
   const read = candidates.map((file) => ({ path: file.path, yaml: readYaml(file.bytes) }));
 
-  const fleetFiles: { path: string; line: number }[] = [];
+  let fleetFiles: FleetCandidate[] = [];
   for (const file of read)
     for (const doc of file.yaml.documents)
-      if (isFleetDoc(doc)) fleetFiles.push({ path: file.path, line: doc.line });
+      if (isFleetDoc(doc)) fleetFiles.push({ path: file.path, line: doc.line, doc });
+  // A Fleet document in a file the real root excludes (an archived copy of a fleet, say) is
+  // one of the excluded files whose problems are never reported.
+  if (fleetFiles.length > 1) {
+    const owners = fleetFiles.filter((root) => excludesAllOthers(root, fleetFiles));
+    if (owners.length === 1) fleetFiles = owners;
+  }
   const empty = (root = ''): Fleet => ({
     root,
     fleet: undefined,
@@ -115,7 +162,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       });
     return empty();
   }
-  const fleetFile = fleetFiles[0] as { path: string; line: number };
+  const fleetFile = fleetFiles[0] as FleetCandidate;
   const root = dirOf(fleetFile.path);
   const prefix = root === '' ? '' : `${root}/`;
 
@@ -142,23 +189,12 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         message: p.message,
       });
   };
-  const rootFile = read.find((f) => f.path === fleetFile.path);
   const rel = fleetFile.path.slice(prefix.length);
-  let exclude: string[] = [];
-  for (const doc of rootFile?.yaml.documents ?? []) {
-    if (!isFleetDoc(doc)) continue;
-    const result = parseDocument(doc);
-    if (result.doc?.type === 'Fleet') {
-      exclude = [...result.doc.exclude];
-      fleet = { name: result.doc.name, file: rel, line: result.doc.line, exclude };
-    }
-  }
-  const excluded = exclude.length === 0 ? () => false : picomatch(exclude, { dot: true });
-  const isExcluded = (path: string): boolean => {
-    const parts = path.split('/');
-    for (let i = 1; i <= parts.length; i++) if (excluded(parts.slice(0, i).join('/'))) return true;
-    return false;
-  };
+  const exclude = excludeOf(fleetFile);
+  const parsedFleet = parseDocument(fleetFile.doc).doc;
+  if (parsedFleet?.type === 'Fleet')
+    fleet = { name: parsedFleet.name, file: rel, line: parsedFleet.line, exclude };
+  const isExcluded = excludeMatcher(exclude);
 
   for (const file of read) {
     if (!file.path.startsWith(prefix)) continue;

@@ -211,11 +211,22 @@ function readHostLabels(root: YamlMap, fail: Fail): Readonly<Record<string, stri
     const key = error.source.label ?? '';
     fail(
       lines.get(key) ?? entry.line,
-      `label ${JSON.stringify(key)}: ${error.message}`,
+      labelProblem(key, error.message),
       error.code === 'SELECTOR_RESERVED_LABEL' ? 'FLEET_RESERVED_LABEL' : 'FLEET_INVALID_LABEL',
     );
   }
   return labels;
+}
+
+/**
+ * A Host label problem that names the label once. The selector core's messages already name
+ * what they are about (`label "datum/x" uses …`, `key "a/b/c" may …`, `value "x y" must …`), so
+ * only a value problem needs the label's key in front of it.
+ */
+function labelProblem(key: string, message: string): string {
+  if (message.startsWith('label ')) return message;
+  if (message.startsWith('key ')) return `label ${message}`;
+  return `label ${JSON.stringify(key)}: ${message}`;
 }
 
 function readLayer(
@@ -239,7 +250,7 @@ function readLayer(
     else
       fail(
         prec.line,
-        `precedence must be an integer, got ${value.kind === 'scalar' ? (value.quoted ? JSON.stringify(value.text) : value.text) : `a ${value.kind}`}`,
+        `precedence must be an integer, got ${value.kind === 'scalar' ? (value.quoted ? JSON.stringify(value.text) : value.text === '' ? 'nothing' : value.text) : value.kind === 'map' ? 'a mapping' : 'a list'}`,
         'FLEET_INVALID_PRECEDENCE',
       );
   }

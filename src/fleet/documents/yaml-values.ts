@@ -80,7 +80,15 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
   for (const doc of Array.from(parsed)) {
     if (doc.errors.length > 0) {
       for (const error of doc.errors)
-        problems.push({ line: lineOf(error.pos[0]), message: yamlMessage(error.message) });
+        problems.push({
+          line: lineOf(error.pos[0]),
+          // yaml reports running out of stack on absurdly deep nesting as the engine's own
+          // "Maximum call stack size exceeded", which reads like a crash.
+          message:
+            error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message)
+              ? 'YAML is nested too deeply to read'
+              : yamlMessage(error.message),
+        });
       continue;
     }
     const contents = doc.contents;
@@ -95,7 +103,15 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
     }
     documents.push({ value, line: value.line });
   }
-  return { documents, problems };
+  // yaml can report one cause many times (once per level of a too-deep nesting): say it once.
+  const seen = new Set<string>();
+  const unique = problems.filter((p) => {
+    const key = `${p.line}\u0000${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { documents, problems: unique };
 }
 
 /** yaml's messages end with " at line N, column M" and an excerpt; we print our own location. */
