@@ -18,6 +18,7 @@ import type {
 } from './types.js';
 import { AUTH_PORT_NAME, routeName } from './render/labels.js';
 import { resolveStorage } from './defaults-storage.js';
+import { authUpstream, frontedPorts } from './render/ports.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
 
@@ -281,6 +282,19 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         'route every host to the same port',
       );
     }
+    // With routes, the upstream is the routed port (a route to an unknown port is its own error).
+    if (
+      kind === 'container' &&
+      routesRaw.length === 0 &&
+      authUpstream({ ingressRoutes: [], ports: sortedPorts }) === undefined
+    ) {
+      fail(
+        'CATALOG_AUTH_UPSTREAM',
+        explicitPorts ? ['ports'] : ['auth', 'mode'],
+        'forward-auth needs a TCP port of the app to proxy to; this service has none',
+        'declare the app port under ports, or set auth.mode: none',
+      );
+    }
     const clash = ports.findIndex(
       (p) => p.port === platform.forwardAuth.port && p.protocol === 'TCP',
     );
@@ -338,11 +352,14 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         port,
         path: typeof metricsRaw.path === 'string' ? metricsRaw.path : '/metrics',
       };
-      if (mode === 'forward-auth' && routes.some((r) => r.port.port === port.port)) {
+      if (
+        mode === 'forward-auth' &&
+        frontedPorts({ ingressRoutes: routes, ports: sortedPorts }).has(port.port)
+      ) {
         fail(
           'CATALOG_METRICS_BYPASS',
           ['observability', 'metricsEndpoint', 'port'],
-          `the metrics port ${port.port} is the routed app port; exposing it for scraping would bypass forward-auth`,
+          `the metrics port ${port.port} is the app port behind forward-auth; exposing it for scraping would bypass the proxy`,
           'serve metrics on a separate port',
         );
       }

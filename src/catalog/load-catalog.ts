@@ -52,11 +52,17 @@ function rawList(source: YamlSource, field: string): Record<string, unknown>[] {
   return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 }
 
-/** Rules across services: references to other services, their ports, and shared hostnames. */
+/**
+ * Rules across services: references to other services, their ports, and shared hostnames.
+ * `invalid` holds the names of definitions that failed to load: a reference to one of them is
+ * neither "unknown" nor checkable, and its own file's errors already say what to fix, so it is
+ * not reported again against every service that names it.
+ */
 function crossServiceRules(
   services: readonly ResolvedService[],
   sources: ReadonlyMap<string, YamlSource>,
   platform: Platform,
+  invalid: ReadonlySet<string>,
 ): { errors: LabelwiseError[]; warnings: LabelwiseError[] } {
   const errors: LabelwiseError[] = [];
   const warnings: LabelwiseError[] = [];
@@ -89,6 +95,7 @@ function crossServiceRules(
       const index = deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
       const path = ['dependencies', Math.max(index, 0)];
       const target = byName.get(dependency.to);
+      if (target === undefined && invalid.has(dependency.to)) continue;
       if (target === undefined) {
         report(
           errors,
@@ -122,7 +129,7 @@ function crossServiceRules(
       }
     }
     service.inClusterClients.forEach((client) => {
-      if (!byName.has(client)) {
+      if (!byName.has(client) && !invalid.has(client)) {
         const raw = ((source?.value as Record<string, unknown> | undefined)?.inClusterClients ??
           []) as unknown[];
         report(
@@ -183,17 +190,27 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
   const services: ResolvedService[] = [];
   const sources = new Map<string, YamlSource>();
   const fileOf = new Map<string, string>();
+  // Names of definitions that did not load: the `name` they declare when it can be read, and
+  // the file's base name (the `<name>.yaml` convention) when the text does not even parse.
+  const failed = new Set<string>();
+  const markFailed = (file: string, value: unknown): void => {
+    failed.add((file.split('/').pop() ?? file).replace(/\.ya?ml$/, ''));
+    const name = (value as { name?: unknown } | null | undefined)?.name;
+    if (typeof name === 'string') failed.add(name);
+  };
   for (const definition of [...input.definitions].sort((a, b) =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : 0,
   )) {
     const source = parseYamlSource(definition.file, definition.text);
     if (source.errors.length > 0) {
       errors.push(...source.errors);
+      markFailed(definition.file, undefined);
       continue;
     }
     const schemaErrors = validateAgainstSchema(source, schemas.serviceDefinition);
     if (schemaErrors.length > 0) {
       errors.push(...schemaErrors);
+      markFailed(definition.file, source.value);
       continue;
     }
     const name = String((source.value as { name: string }).name);
@@ -220,11 +237,15 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     if (result.service !== undefined) {
       services.push(result.service);
       sources.set(name, source);
+    } else {
+      markFailed(definition.file, source.value);
     }
   }
   services.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (platform !== undefined) {
-    const cross = crossServiceRules(services, sources, platform);
+    // A name that also belongs to a valid service (a duplicate in another file) is known.
+    for (const service of services) failed.delete(service.name);
+    const cross = crossServiceRules(services, sources, platform, failed);
     errors.push(...cross.errors);
     warnings.push(...cross.warnings);
   }

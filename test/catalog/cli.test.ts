@@ -213,3 +213,20 @@ test('e2e: the labelwise bin maps outcomes to exit codes (0 check passes, 3 unre
     'CATALOG_UNREADABLE',
   );
 });
+
+test('an invalid service is reported once: its dependents get no "no service named" error', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const blog = join(dir, 'catalog/blog.yaml');
+  writeFileSync(
+    blog,
+    readFileSync(blog, 'utf8').replace('exposure: public', 'exposure: everywhere'),
+  );
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog'], io), 1);
+  assert.equal(
+    io.err.trim(),
+    'error catalog/blog.yaml:5:1: CATALOG_SCHEMA: exposure: found "everywhere", expected one of "internal", "public"',
+  );
+  assert.match(io.out, /, 1 error\n$/);
+});

@@ -373,3 +373,31 @@ test('vpn-class: a VPN-class service declared with internet egress fails', () =>
   assert.equal(check?.ok, false);
   assert.match(check?.message ?? '', /egress: internet/);
 });
+
+test('auth-exposes-only-proxy fails when an unrouted auth service exposes its upstream port', () => {
+  const run = runOf({
+    'w.yaml':
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports: [{ name: http, port: 80 }]\n',
+  });
+  assert.deepEqual(run.errors, []);
+  const objects = new Map(run.rendered.map((r) => [r.service, clone(r.objects) as KubeObject[]]));
+  const mine = objects.get('w')!;
+  edit(mine, 'Service', 'w', (s) =>
+    (at(s, 'spec', 'ports') as unknown[]).push({
+      name: 'http',
+      port: 80,
+      targetPort: 'http',
+      protocol: 'TCP',
+    }),
+  );
+  const failures = runConformance({
+    platform: run.loaded.platform!,
+    services: run.loaded.services,
+    objects,
+    previousWorkloads: new Map(),
+  }).filter((c) => !c.ok);
+  assert.deepEqual(
+    failures.map((f) => `${f.name}: ${f.object}: ${f.message}`),
+    ['auth-exposes-only-proxy: Deployment w/w: Service w exposes app port 80'],
+  );
+});

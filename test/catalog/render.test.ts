@@ -321,3 +321,35 @@ test('regression: names YAML 1.1 reads as booleans stay strings (a service named
     'no',
   );
 });
+
+test('auth without routes: the proxy fronts the lowest TCP port, which is never exposed', () => {
+  const run = runOf({
+    'w.yaml':
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports:\n  - { name: http, port: 80 }\n  - { name: admin, port: 8081 }\n  - { name: dns, port: 53, protocol: UDP }\ninClusterClients: [c]\n',
+    'c.yaml': 'name: c\nsource: { image: x:1 }\ndependencies: [{ to: w, port: 4180 }]\n',
+  });
+  assert.deepEqual(run.errors, []);
+  const objects = objectsOf(run, 'w');
+  const args = at(
+    find(objects, 'Deployment'),
+    'spec',
+    'template',
+    'spec',
+    'containers',
+    1,
+    'args',
+  ) as string[];
+  assert.ok(args.includes('--upstream=http://127.0.0.1:80/'), args.join(' '));
+  const exposed = (at(find(objects, 'Service'), 'spec', 'ports') as unknown[]).map(
+    (p) => `${String(at(p, 'port'))}/${String(at(p, 'protocol'))}`,
+  );
+  assert.deepEqual(exposed, ['53/UDP', '4180/TCP', '8081/TCP']);
+  const clientRule = (
+    at(find(objects, 'CiliumNetworkPolicy', 'w'), 'spec', 'ingress') as unknown[]
+  ).find((r) => JSON.stringify(r).includes('"k8s:io.kubernetes.pod.namespace":"c"'));
+  assert.doesNotMatch(JSON.stringify(clientRule), /"port":"80"/);
+  assert.deepEqual(
+    run.checks.filter((c) => !c.ok),
+    [],
+  );
+});

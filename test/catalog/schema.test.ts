@@ -186,3 +186,59 @@ test('hostile YAML: an alias bomb is refused without hanging, __proto__ keys are
   assert.ok(proto.errors.some((e) => e.source.path === '__proto__'));
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
+
+test('no cascade: a service that names an invalid service gets no second error about it', () => {
+  const { errors, warnings } = errorsOf({
+    // Schema error (its name is readable), YAML syntax error (only its file name is), and a
+    // cross-field error: each is reported once, in its own file.
+    'blog.yaml': 'name: blog\nsource: { image: x:1 }\nexposure: everywhere\n',
+    'wiki.yaml': 'name: wiki\nsource: { image: x:1\n',
+    'vault.yaml': 'name: vault\nsource: { image: x:1 }\navailability: { replicas: 9 }\n',
+    'home.yaml':
+      'name: home\nsource: { image: x:1 }\ninClusterClients: [blog, wiki, vault, ghost]\ndependencies:\n  - { to: blog, port: 80 }\n  - { to: wiki, port: 80 }\n  - { to: vault, port: 80 }\n  - { to: nope, port: 80 }\n',
+  });
+  assert.deepEqual(errors.map((e) => `${e.code}@${e.source.file}:${e.source.line}`).sort(), [
+    'CATALOG_DEPENDENCY_UNKNOWN@catalog/home.yaml:8',
+    'CATALOG_REPLICAS_NODES@catalog/vault.yaml:3',
+    'CATALOG_SCHEMA@catalog/blog.yaml:3',
+    'CATALOG_YAML_SYNTAX@catalog/wiki.yaml:3',
+  ]);
+  // A name that is truly absent is still reported, as an error and as a warning.
+  assert.match(errors.find((e) => e.code === 'CATALOG_DEPENDENCY_UNKNOWN')!.message, /"nope"/);
+  assert.deepEqual(
+    warnings.map((w) => `${w.code}:${w.message}`),
+    ['CATALOG_CLIENT_UNKNOWN:inClusterClients[3]: no service named "ghost" in the catalog'],
+  );
+});
+
+test('no cascade: a duplicate name is still a known service for its dependents', () => {
+  const { errors } = errorsOf({
+    'a.yaml':
+      'name: a\nsource: { image: x:1 }\nports: [{ name: http, port: 80 }]\ninClusterClients: [c]\n',
+    'b.yaml': 'name: a\nsource: { image: x:1 }\nexposure: everywhere\n',
+    'c.yaml': 'name: c\nsource: { image: x:1 }\ndependencies: [{ to: a, port: 81 }]\n',
+  });
+  // c's dependency is checked against the valid a (port 81 is not exposed) despite b's errors.
+  assert.ok(
+    errors.some((e) => e.code === 'CATALOG_DEPENDENCY_PORT' && e.source.file === 'catalog/c.yaml'),
+  );
+});
+
+test('forward-auth: no TCP port to front, and metrics on the unrouted upstream, are errors', () => {
+  const udpOnly = errorsOf({
+    'w.yaml':
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports: [{ name: dns, port: 53, protocol: UDP }]\n',
+  }).errors;
+  assert.deepEqual(
+    udpOnly.map((e) => `${e.code}:${e.source.line}:${e.source.path}`),
+    ['CATALOG_AUTH_UPSTREAM:4:ports'],
+  );
+  const metrics = errorsOf({
+    'w.yaml':
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports: [{ name: http, port: 80 }]\nobservability:\n  metricsEndpoint: { port: http }\n',
+  }).errors;
+  assert.deepEqual(
+    metrics.map((e) => `${e.code}:${e.source.line}:${e.source.path}`),
+    ['CATALOG_METRICS_BYPASS:6:observability.metricsEndpoint.port'],
+  );
+});

@@ -263,12 +263,20 @@ export const checkAuthSurface: Check = (input) => {
   for (const [name, objects] of input.objects) {
     const definition = serviceDef(input, name);
     const workload = workloadOf(objects);
-    const hasProxy =
-      workload !== undefined &&
-      asArray(podSpecOf(workload)?.containers).some((c) => field(c, 'name') === AUTH_CONTAINER);
+    const proxyContainer =
+      workload === undefined
+        ? undefined
+        : asArray(podSpecOf(workload)?.containers).find((c) => field(c, 'name') === AUTH_CONTAINER);
+    const hasProxy = proxyContainer !== undefined;
     if (definition?.auth.mode !== 'forward-auth' && !hasProxy) continue;
     // Allowed: the proxy, and the app's ports the proxy does not front (DNS, a metrics port).
+    // Fronted: every routed port, and whatever the proxy actually forwards to (its --upstream),
+    // so a service without routes cannot expose the port behind its proxy either.
     const fronted = new Set(definition?.ingressRoutes.map((r) => r.port.port) ?? []);
+    for (const arg of asArray(field(proxyContainer, 'args'))) {
+      const upstream = /^--upstream=https?:\/\/[^/]*:(\d+)(\/|$)/.exec(String(arg));
+      if (upstream?.[1] !== undefined) fronted.add(Number(upstream[1]));
+    }
     const allowed = new Set([
       proxy,
       ...(definition?.ports ?? []).map((p) => p.port).filter((p) => !fronted.has(p)),

@@ -14,6 +14,7 @@ import {
   podLabels,
   selectorLabels,
 } from './labels.js';
+import { authUpstream } from './ports.js';
 
 /** Container-level hardening shared by the app and the sidecar. */
 function containerSecurity(): IContainer['securityContext'] {
@@ -26,8 +27,7 @@ function containerSecurity(): IContainer['securityContext'] {
  * and with none, every unauthenticated request is redirected to the issuer.
  */
 function authProxy(service: ResolvedService, platform: Platform): IContainer {
-  const upstream =
-    service.ingressRoutes[0]?.port ?? service.ports.find((p) => p.protocol === 'TCP');
+  const upstream = authUpstream(service);
   const secret = platform.forwardAuth.clientSecretName;
   const fromSecret = (name: string, key: string) => ({
     name,

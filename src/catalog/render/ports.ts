@@ -6,11 +6,29 @@ import type { Platform, PortSpec, ResolvedService } from '../types.js';
 import { AUTH_PORT_NAME } from './labels.js';
 
 /**
- * The app ports the forward-auth proxy fronts: the routed ones. They are never exposed, on any
- * protocol; the service's other ports (DNS on 53, a separate metrics port) are.
+ * The app port the forward-auth proxy forwards to: the routed port (every route of an auth
+ * service targets one), or, for a service with no routes, its lowest-numbered TCP port.
+ * Undefined when the service has no TCP port at all (an error for forward-auth).
  */
-export function frontedPorts(service: ResolvedService): Set<number> {
-  return new Set(service.ingressRoutes.map((r) => r.port.port));
+export function authUpstream(
+  service: Pick<ResolvedService, 'ingressRoutes' | 'ports'>,
+): PortSpec | undefined {
+  return service.ingressRoutes[0]?.port ?? service.ports.find((p) => p.protocol === 'TCP');
+}
+
+/**
+ * The app ports the forward-auth proxy fronts: the routed ones and the proxy's upstream (which
+ * differ only for a service without routes). They are never exposed, on any protocol, or
+ * in-cluster clients could bypass auth; the service's other ports (DNS on 53, a separate
+ * metrics port) are.
+ */
+export function frontedPorts(
+  service: Pick<ResolvedService, 'ingressRoutes' | 'ports'>,
+): Set<number> {
+  const fronted = new Set(service.ingressRoutes.map((r) => r.port.port));
+  const upstream = authUpstream(service);
+  if (upstream !== undefined) fronted.add(upstream.port);
+  return fronted;
 }
 
 /** The ports of the Service, sorted by number then protocol. */
