@@ -139,8 +139,9 @@ async function load(dir: string, flags: SettingsFlags, io: CliIO) {
 function reportLoadErrors(problems: readonly PolicyProblem[], io: CliIO): void {
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length === 0) return;
+  const objects = new Set(errors.map((p) => p.object ?? `${p.file ?? ''}:${p.line ?? ''}`)).size;
   io.stderr(
-    `${errors.length} object(s) rejected and left out (run labelwise policy lint for all findings):\n`,
+    `${errors.length} input error(s); ${objects} object(s) or document(s) left out (run labelwise policy lint for all findings):\n`,
   );
   for (const p of errors) io.stderr(`  ${formatProblem(p, { ...io, isTTY: false })}\n`);
 }
@@ -228,18 +229,8 @@ async function compileCommand(
   reportLoadErrors(loaded.problems, io);
   let only: { namespace: string; name: string } | undefined;
   if (flags.pod !== undefined) {
-    const slash = flags.pod.indexOf('/');
-    only =
-      slash < 0
-        ? { namespace: 'default', name: flags.pod }
-        : { namespace: flags.pod.slice(0, slash), name: flags.pod.slice(slash + 1) };
-    if (model.pod(only.namespace, only.name) === undefined) {
-      throw new LabelwiseError(
-        'POLICY_UNKNOWN_POD',
-        `no pod ${only.namespace}/${only.name} in ${dir}`,
-        { path: 'pod' },
-      );
-    }
+    const pod = model.podByRef(flags.pod);
+    only = { namespace: pod.meta.namespace, name: pod.meta.name };
   }
   const rendered = renderModel(model, only);
   if (flags.json) {

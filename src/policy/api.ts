@@ -44,30 +44,27 @@ export interface DecideInput {
 }
 
 /**
- * Decides one request. Throws a LabelwiseError for an unknown pod (`POLICY_UNKNOWN_POD`), a bad
- * port (`POLICY_INVALID_PORT`) or client address (`POLICY_INVALID_CLIENT_IP`).
+ * Decides one request. Throws a LabelwiseError for an unknown pod (`POLICY_UNKNOWN_POD`; the
+ * message says so when the pod is in the input but was rejected), a bad port
+ * (`POLICY_INVALID_PORT`), a path that does not start with `/` (`POLICY_RELATIVE_PATH`) or a bad
+ * client address (`POLICY_INVALID_CLIENT_IP`).
  */
 export function decide(model: PolicyModel, input: DecideInput): Decision {
-  const slash = input.pod.indexOf('/');
-  const namespace = slash < 0 ? 'default' : input.pod.slice(0, slash);
-  const name = slash < 0 ? input.pod : input.pod.slice(slash + 1);
-  const pod = model.pod(namespace, name);
-  if (pod === undefined) {
-    const known = model.podList.map((p) => `${p.meta.namespace}/${p.meta.name}`);
-    throw new LabelwiseError(
-      'POLICY_UNKNOWN_POD',
-      `no pod ${namespace}/${name} in the input`,
-      { path: 'pod' },
-      known.length > 0
-        ? `known pods: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
-        : 'the directory holds no Pod objects',
-    );
-  }
+  const pod = model.podByRef(input.pod);
   if (!Number.isInteger(input.port) || input.port < 1 || input.port > 65535) {
     throw new LabelwiseError(
       'POLICY_INVALID_PORT',
       `port ${String(input.port)} must be an integer from 1 to 65535`,
       { path: 'port' },
+    );
+  }
+  const question = input.path.indexOf('?');
+  if (!(question < 0 ? input.path : input.path.slice(0, question)).startsWith('/')) {
+    throw new LabelwiseError(
+      'POLICY_RELATIVE_PATH',
+      `request path ${JSON.stringify(input.path)} must be absolute (start with /)`,
+      { path: 'path' },
+      'write it like /books/12 or /search?q=x',
     );
   }
   const client = parseClient(input.clientIp, input.identity);

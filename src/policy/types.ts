@@ -266,6 +266,20 @@ export interface HeaderRewritePolicy {
   readonly rules: readonly RewriteRule[];
 }
 
+/**
+ * An object the loader refused (an admission error, or an apiVersion this module does not read).
+ * Kept so that whatever names it can say "X is invalid (see its error at file:line)" instead of
+ * the misleading "X does not exist".
+ */
+export interface RejectedObject {
+  readonly kind: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The code and place of its first problem. */
+  readonly code: string;
+  readonly at: Location;
+}
+
 /** Everything read from a policy directory. Lists are sorted by namespace, then name. */
 export interface PolicyResources {
   readonly namespaces: readonly Namespace[];
@@ -281,6 +295,11 @@ export interface PolicyResources {
   readonly routeClasses: readonly HttpRouteClass[];
   readonly timeoutPolicies: readonly TimeoutPolicy[];
   readonly headerRewritePolicies: readonly HeaderRewritePolicy[];
+  /**
+   * Objects left out because of their errors, sorted by kind, namespace, name. Optional so that
+   * hand-built resources need not list any. Default: none.
+   */
+  readonly rejected?: readonly RejectedObject[];
 }
 
 /** Cluster settings (the policy controller's flags). */

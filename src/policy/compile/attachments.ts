@@ -15,6 +15,7 @@ import {
   PATH_LABEL,
 } from '../resources/read-extension.js';
 import { compareRoutes } from '../routes/route-table.js';
+import { Rejections, describeRejected, refInvalid } from './rejections.js';
 import type {
   HeaderRewritePolicy,
   HttpRoute,
@@ -33,7 +34,8 @@ import type {
 export interface RouteStatus {
   readonly route: HttpRoute;
   readonly parent: string;
-  readonly status: 'accepted' | 'no-parent' | 'conflicted' | 'ignored';
+  /** `invalid-parent`: the parent Server is in the input but was rejected at load. */
+  readonly status: 'accepted' | 'no-parent' | 'invalid-parent' | 'conflicted' | 'ignored';
   readonly reason: string;
   readonly at: Location;
 }
@@ -57,6 +59,8 @@ export class Attachments {
   readonly servers = new Map<string, Server>();
   readonly statuses: RouteStatus[] = [];
   readonly problems: PolicyProblem[] = [];
+  /** Objects left out at load, so references to them are not reported as missing. */
+  readonly rejections: Rejections;
   private readonly routesByServer = new Map<string, HttpRoute[]>();
   private readonly extensionByServer = new Map<string, ExtensionRoute[]>();
   private readonly classesByServer = new Map<string, HttpRouteClass[]>();
@@ -64,6 +68,7 @@ export class Attachments {
   private readonly rewritesByTarget = new Map<string, HeaderRewritePolicy[]>();
 
   constructor(resources: PolicyResources) {
+    this.rejections = new Rejections(resources.rejected);
     for (const server of resources.servers)
       this.servers.set(key(server.meta.namespace, server.meta.name), server);
     this.attachRoutes(resources.routes);
@@ -124,11 +129,15 @@ export class Attachments {
         }
         const serverKey = key(route.meta.namespace, parent.name);
         if (!this.servers.has(serverKey)) {
+          const rejected = this.rejections.find('Server', route.meta.namespace, parent.name);
           this.statuses.push({
             route,
             parent: parent.name,
-            status: 'no-parent',
-            reason: `parent Server ${serverKey} does not exist`,
+            status: rejected === undefined ? 'no-parent' : 'invalid-parent',
+            reason:
+              rejected === undefined
+                ? `parent Server ${serverKey} does not exist`
+                : `parent ${describeRejected(rejected)}`,
             at: parent.at,
           });
           continue;
@@ -176,13 +185,22 @@ export class Attachments {
     for (const binding of resources.routeBindings) {
       const serverKey = key(binding.meta.namespace, binding.server);
       if (!this.servers.has(serverKey)) {
+        const rejected = this.rejections.find('Server', binding.meta.namespace, binding.server);
         this.problems.push(
-          problemAt(
-            'POLICY_ROUTE_PARENT_MISSING',
-            objectName(binding.meta),
-            binding.meta.at,
-            `target Server ${serverKey} does not exist, so none of its routes apply`,
-          ),
+          rejected !== undefined
+            ? refInvalid(
+                objectName(binding.meta),
+                binding.meta.at,
+                'target',
+                rejected,
+                'none of its routes apply',
+              )
+            : problemAt(
+                'POLICY_ROUTE_PARENT_MISSING',
+                objectName(binding.meta),
+                binding.meta.at,
+                `target Server ${serverKey} does not exist, so none of its routes apply`,
+              ),
         );
         continue;
       }
@@ -190,13 +208,22 @@ export class Attachments {
       for (const name of binding.groups) {
         const group = groups.get(key(binding.meta.namespace, name));
         if (group === undefined) {
+          const rejected = this.rejections.find('HttpRouteGroup', binding.meta.namespace, name);
           this.problems.push(
-            problemAt(
-              'POLICY_ROUTE_GROUP_MISSING',
-              objectName(binding.meta),
-              binding.meta.at,
-              `route group ${binding.meta.namespace}/${name} does not exist`,
-            ),
+            rejected !== undefined
+              ? refInvalid(
+                  objectName(binding.meta),
+                  binding.meta.at,
+                  'route group',
+                  rejected,
+                  'its routes are not bound',
+                )
+              : problemAt(
+                  'POLICY_ROUTE_GROUP_MISSING',
+                  objectName(binding.meta),
+                  binding.meta.at,
+                  `route group ${binding.meta.namespace}/${name} does not exist`,
+                ),
           );
           continue;
         }
@@ -232,13 +259,26 @@ export class Attachments {
       if (route.routeGroupRef !== undefined) {
         const inner = groups.get(key(group.meta.namespace, route.routeGroupRef));
         if (inner === undefined) {
+          const rejected = this.rejections.find(
+            'HttpRouteGroup',
+            group.meta.namespace,
+            route.routeGroupRef,
+          );
           this.problems.push(
-            problemAt(
-              'POLICY_ROUTE_GROUP_MISSING',
-              objectName(group.meta),
-              route.at,
-              `route group ${group.meta.namespace}/${route.routeGroupRef} does not exist`,
-            ),
+            rejected !== undefined
+              ? refInvalid(
+                  objectName(group.meta),
+                  route.at,
+                  'nested route group',
+                  rejected,
+                  'its routes are left out',
+                )
+              : problemAt(
+                  'POLICY_ROUTE_GROUP_MISSING',
+                  objectName(group.meta),
+                  route.at,
+                  `route group ${group.meta.namespace}/${route.routeGroupRef} does not exist`,
+                ),
           );
           return;
         }

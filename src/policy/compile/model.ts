@@ -4,6 +4,7 @@
  * send the pod's proxy (spec §1–§3, §5). Server-level work is shared by every pod a Server
  * selects; per-pod work is only the probe route.
  */
+import { LabelwiseError } from '../../errors.js';
 import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
@@ -30,6 +31,7 @@ import {
   parsePortList,
 } from './annotations.js';
 import { defaultRoutes } from './default-routes.js';
+import { describeRejected } from './rejections.js';
 import { Attachments, key } from './attachments.js';
 import type { ExtensionRoute } from './attachments.js';
 import {
@@ -115,6 +117,37 @@ export class PolicyModel {
 
   pod(namespace: string, name: string): Pod | undefined {
     return this.pods.get(key(namespace, name));
+  }
+
+  /**
+   * The pod named `ns/name` (a bare name means namespace `default`). Throws a LabelwiseError
+   * `POLICY_UNKNOWN_POD` when there is none: the message says where its error is when the pod
+   * is in the input but was rejected, and the hint lists known pods otherwise.
+   */
+  podByRef(ref: string): Pod {
+    const slash = ref.indexOf('/');
+    const namespace = slash < 0 ? 'default' : ref.slice(0, slash);
+    const name = slash < 0 ? ref : ref.slice(slash + 1);
+    const pod = this.pod(namespace, name);
+    if (pod !== undefined) return pod;
+    const rejected = this.attachments.rejections.find('Pod', namespace, name);
+    if (rejected !== undefined) {
+      throw new LabelwiseError(
+        'POLICY_UNKNOWN_POD',
+        `${describeRejected(rejected)} and was left out, so there is no pod ${namespace}/${name} to use`,
+        { path: 'pod' },
+        'fix the pod; labelwise policy lint lists its errors',
+      );
+    }
+    const known = this.podList.map((p) => `${p.meta.namespace}/${p.meta.name}`);
+    throw new LabelwiseError(
+      'POLICY_UNKNOWN_POD',
+      `no pod ${namespace}/${name} in the input`,
+      { path: 'pod' },
+      known.length > 0
+        ? `known pods: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
+        : 'the directory holds no Pod objects',
+    );
   }
 
   /** Servers of the pod's namespace that select the pod, in Linkerd's order (oldest, then name). */
@@ -218,11 +251,21 @@ export class PolicyModel {
       const opaque = inherited(pod, ns, OPAQUE_PORTS_ANNOTATION);
       const isOpaque = opaque !== undefined && (parsePortList(opaque.value)?.(port) ?? false);
       const authz = defaultPolicyAuthorization(policy, this.settings);
+      // A Server the loader rejected might have been meant for this port: say so, or the
+      // trace reads as if the user had written no Server at all.
+      const rejected = this.attachments.rejections.inNamespace('Server', pod.meta.namespace);
+      const note =
+        rejected.length === 0
+          ? ''
+          : ` (not considered: ${rejected
+              .slice(0, 3)
+              .map(describeRejected)
+              .join('; ')}${rejected.length > 3 ? `; and ${rejected.length - 3} more` : ''})`;
       result = {
         pod: podKey,
         port,
         server: `default:${policy}`,
-        serverReason: `no Server selects the pod and port ${port}; the default policy is ${reason}`,
+        serverReason: `no Server selects the pod and port ${port}; the default policy is ${reason}${note}`,
         protocol: isOpaque ? 'opaque' : 'unknown',
         authorizations: authz === undefined ? [this.localhost] : [authz, this.localhost],
         table: new RouteTable(this.syntheticRoutes(pod, port, undefined)),

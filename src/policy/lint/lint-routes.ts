@@ -13,6 +13,7 @@ import {
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
+import { REF_INVALID } from '../compile/rejections.js';
 import type { IdentityMatcher } from '../identity.js';
 import { identityMatches } from '../identity.js';
 import { cidrCovers, cidrsIntersect } from '../networks.js';
@@ -26,6 +27,18 @@ export function lintRouteStatus(model: PolicyModel): PolicyProblem[] {
   const out: PolicyProblem[] = [];
   for (const s of model.attachments.statuses) {
     if (s.status === 'accepted') continue;
+    if (s.status === 'invalid-parent') {
+      out.push({
+        severity: 'warning',
+        code: REF_INVALID,
+        object: objectName(s.route.meta),
+        file: s.at.file,
+        line: s.at.line,
+        message: `${s.reason}, so the route does not apply there`,
+        hint: 'fix the error of the object referred to; this finding then goes away',
+      });
+      continue;
+    }
     const code =
       s.status === 'no-parent'
         ? 'POLICY_ROUTE_PARENT_MISSING'

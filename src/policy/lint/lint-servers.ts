@@ -3,26 +3,52 @@
  * target does not exist, Servers that can select the same pod and port (with a witness pod from
  * the selector algebra), and probes that will be refused because routes are attached.
  */
-import { compareStrings, formatSelector, overlap } from '../../selector/index.js';
+import { compareStrings, formatSelector, matches, overlap } from '../../selector/index.js';
 import { authorize, parseClient } from '../authorize.js';
 import type { PolicyModel } from '../compile/model.js';
 import { serverOrder } from '../compile/model.js';
+import { refInvalid } from '../compile/rejections.js';
 import { cidrContains, parseCidr } from '../networks.js';
 import { objectName } from '../resources/read-context.js';
 import { makeRequest } from '../routes/request.js';
 import type { PolicyProblem, Server } from '../types.js';
 
-/** AuthorizationPolicies dropped for a missing authentication (Linkerd fails closed, silently). */
+/**
+ * AuthorizationPolicies dropped for a missing authentication (Linkerd fails closed, silently).
+ * A reference to an authentication that is in the input but was rejected at load is reported
+ * as such (`POLICY_REF_INVALID`), not as missing.
+ */
 export function lintMissingAuthentications(model: PolicyModel): PolicyProblem[] {
-  return model.dropped.map(({ policy, missing }) => ({
-    severity: 'error' as const,
-    code: 'POLICY_AUTHN_REF_MISSING',
-    object: objectName(policy.meta),
-    file: missing[0]?.at.file ?? policy.meta.at.file,
-    line: missing[0]?.at.line ?? policy.meta.at.line,
-    message: `${missing.map((r) => `${r.kind} ${r.namespace ?? policy.meta.namespace}/${r.name}`).join(', ')} does not exist, so this policy is ignored and authorizes nobody (Linkerd reports this nowhere)`,
-    hint: 'fix the reference or create the authentication',
-  }));
+  const out: PolicyProblem[] = [];
+  const rejections = model.attachments.rejections;
+  for (const { policy, missing } of model.dropped) {
+    const ns = (r: (typeof missing)[number]): string => r.namespace ?? policy.meta.namespace;
+    const absent = missing.filter((r) => rejections.find(r.kind, ns(r), r.name) === undefined);
+    for (const r of missing) {
+      const rejected = rejections.find(r.kind, ns(r), r.name);
+      if (rejected === undefined) continue;
+      out.push(
+        refInvalid(
+          objectName(policy.meta),
+          r.at,
+          'authentication',
+          rejected,
+          'this policy is ignored and authorizes nobody',
+        ),
+      );
+    }
+    if (absent.length === 0) continue;
+    out.push({
+      severity: 'error',
+      code: 'POLICY_AUTHN_REF_MISSING',
+      object: objectName(policy.meta),
+      file: absent[0]?.at.file ?? policy.meta.at.file,
+      line: absent[0]?.at.line ?? policy.meta.at.line,
+      message: `${absent.map((r) => `${r.kind} ${ns(r)}/${r.name}`).join(', ')} does not exist, so this policy is ignored and authorizes nobody (Linkerd reports this nowhere)`,
+      hint: 'fix the reference or create the authentication',
+    });
+  }
+  return out;
 }
 
 /** AuthorizationPolicies whose target does not exist in the input. */
@@ -66,15 +92,62 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
       at: p.target.at,
     })),
   ];
-  for (const p of policies) {
+  const classes = r.routeClasses.map((c) => ({
+    meta: c.meta,
+    kind: 'Server',
+    name: c.server,
+    at: c.meta.at,
+    consequence: 'this class selects no route and policies targeting it apply to nothing',
+  }));
+  const serverAuthorizations = r.serverAuthorizations.flatMap((sa) =>
+    'name' in sa.server
+      ? [
+          {
+            meta: sa.meta,
+            kind: 'Server',
+            name: sa.server.name,
+            at: sa.meta.at,
+            consequence: 'this ServerAuthorization authorizes nothing',
+          },
+        ]
+      : [],
+  );
+  for (const p of [...policies, ...classes, ...serverAuthorizations]) {
     if (exists(p.meta.namespace, p.kind, p.name)) continue;
+    const consequence =
+      'consequence' in p && typeof p.consequence === 'string'
+        ? p.consequence
+        : 'this policy applies to nothing';
+    const rejected = model.attachments.rejections.find(p.kind, p.meta.namespace, p.name);
+    if (rejected !== undefined) {
+      out.push(refInvalid(objectName(p.meta), p.at, 'target', rejected, consequence));
+      continue;
+    }
     out.push({
       severity: 'warning',
       code: 'POLICY_TARGET_MISSING',
       object: objectName(p.meta),
       file: p.at.file,
       line: p.at.line,
-      message: `target ${p.kind} ${p.meta.namespace}/${p.name} does not exist, so this policy applies to nothing`,
+      message: `target ${p.kind} ${p.meta.namespace}/${p.name} does not exist, so ${consequence}`,
+    });
+  }
+  // A selector over Server labels that selects none of the namespace's Servers is a missing
+  // target too: the authorization silently applies to nothing.
+  for (const sa of r.serverAuthorizations) {
+    if ('name' in sa.server) continue;
+    const selector = sa.server.selector;
+    const any = r.servers.some(
+      (s) => s.meta.namespace === sa.meta.namespace && matches(selector, s.meta.labels),
+    );
+    if (any) continue;
+    out.push({
+      severity: 'warning',
+      code: 'POLICY_TARGET_MISSING',
+      object: objectName(sa.meta),
+      file: sa.meta.at.file,
+      line: sa.meta.at.line,
+      message: `server selector ${formatSelector(selector) || '(nothing)'} selects none of the Servers of namespace ${sa.meta.namespace}, so this ServerAuthorization authorizes nothing`,
     });
   }
   return out;

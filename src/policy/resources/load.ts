@@ -4,7 +4,7 @@
  * output never depends on file order.
  */
 import { compareStrings } from '../../selector/index.js';
-import type { PolicyProblem, PolicyResources } from '../types.js';
+import type { ObjectMeta, PolicyProblem, PolicyResources, RejectedObject } from '../types.js';
 import { ReadContext, isRecord } from './read-context.js';
 import {
   readAuthorizationPolicy,
@@ -29,6 +29,24 @@ const LINKERD_POLICY = /^policy\.linkerd\.io\/v1(alpha\d+|beta\d+)$/;
 const GATEWAY = /^gateway\.networking\.k8s\.io\/v1(alpha\d+|beta\d+)?$/;
 const EXTENSION = 'policy.labelwise.dev/v1alpha1';
 
+/** For the hint of `POLICY_UNSUPPORTED_API_VERSION`. */
+const SUPPORTED_VERSIONS: Readonly<Record<string, string>> = {
+  Namespace: 'v1',
+  Pod: 'v1',
+  Server: 'policy.linkerd.io/v1alpha1 … v1beta3',
+  AuthorizationPolicy: 'policy.linkerd.io/v1alpha1',
+  MeshTLSAuthentication: 'policy.linkerd.io/v1alpha1',
+  NetworkAuthentication: 'policy.linkerd.io/v1alpha1',
+  ServerAuthorization: 'policy.linkerd.io/v1beta1',
+  HTTPRoute: 'gateway.networking.k8s.io/v1 (or v1beta1, v1alpha2), policy.linkerd.io/v1beta3',
+  GRPCRoute: 'gateway.networking.k8s.io/v1 (or v1alpha2)',
+  HttpRouteGroup: EXTENSION,
+  HttpRouteBinding: EXTENSION,
+  HttpRouteClass: EXTENSION,
+  TimeoutPolicy: EXTENSION,
+  HeaderRewritePolicy: EXTENSION,
+};
+
 function emptyResources(): Mutable<PolicyResources> {
   return {
     namespaces: [],
@@ -45,6 +63,37 @@ function emptyResources(): Mutable<PolicyResources> {
     timeoutPolicies: [],
     headerRewritePolicies: [],
   };
+}
+
+/** The API group each kind this module reads belongs to (`''`: the core group). */
+const GROUPS: Readonly<Record<string, readonly string[]>> = {
+  Namespace: [''],
+  Pod: [''],
+  Server: ['policy.linkerd.io'],
+  AuthorizationPolicy: ['policy.linkerd.io'],
+  MeshTLSAuthentication: ['policy.linkerd.io'],
+  NetworkAuthentication: ['policy.linkerd.io'],
+  ServerAuthorization: ['policy.linkerd.io'],
+  HTTPRoute: ['policy.linkerd.io', 'gateway.networking.k8s.io'],
+  GRPCRoute: ['gateway.networking.k8s.io'],
+  HttpRouteGroup: ['policy.labelwise.dev'],
+  HttpRouteBinding: ['policy.labelwise.dev'],
+  HttpRouteClass: ['policy.labelwise.dev'],
+  TimeoutPolicy: ['policy.labelwise.dev'],
+  HeaderRewritePolicy: ['policy.labelwise.dev'],
+};
+
+/**
+ * A kind this module reads, in its own API group, at a version it does not read (a typo such as
+ * `policy.linkerd.io/v1beta9`, or `v2` for a Pod). Such an object is not silently skipped: what
+ * refers to it would otherwise report it as missing.
+ */
+function unsupportedVersion(kind: string, apiVersion: string): boolean {
+  const groups = Object.prototype.hasOwnProperty.call(GROUPS, kind) ? GROUPS[kind] : undefined;
+  if (groups === undefined) return false;
+  const slash = apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  return groups.includes(group) && !accepts(kind, apiVersion);
 }
 
 /** Kinds this module reads, by kind → apiVersion test. Other kinds are skipped silently. */
@@ -76,8 +125,10 @@ function accepts(kind: string, apiVersion: string): boolean {
 
 /**
  * Reads every policy-relevant object of `docs`. Objects with errors are left out of the
- * resources (and reported); duplicates (same kind, namespace and name) keep the first and
- * report the second. Never throws on input.
+ * resources (and reported) and listed in `resources.rejected`; duplicates (same kind, namespace
+ * and name) keep the first and report the second. A kind this module reads in its own API group
+ * but at an unknown version gets a `POLICY_UNSUPPORTED_API_VERSION` warning and is rejected too.
+ * Never throws on input.
  */
 export function readResources(docs: readonly YamlDoc[]): {
   resources: PolicyResources;
@@ -85,7 +136,18 @@ export function readResources(docs: readonly YamlDoc[]): {
 } {
   const out = emptyResources();
   const problems: PolicyProblem[] = [];
+  const rejected: RejectedObject[] = [];
   const seen = new Map<string, string>();
+  const reject = (kind: string, meta: ObjectMeta, ctx: ReadContext): void => {
+    const first = ctx.problems[0];
+    rejected.push({
+      kind,
+      namespace: meta.namespace,
+      name: meta.name,
+      code: first?.code ?? 'POLICY_INVALID_FIELD',
+      at: { file: first?.file ?? meta.at.file, line: first?.line ?? meta.at.line },
+    });
+  };
   for (const doc of docs) {
     if (doc.value === null || doc.value === undefined) continue;
     const ctx = new ReadContext(doc, `document ${doc.index + 1}`);
@@ -109,6 +171,32 @@ export function readResources(docs: readonly YamlDoc[]): {
       problems.push(...ctx.problems);
       continue;
     }
+    if (kind !== undefined && apiVersion !== undefined && unsupportedVersion(kind, apiVersion)) {
+      const name = ctx.get(['metadata', 'name']);
+      const namespace = ctx.get(['metadata', 'namespace']);
+      const ns = kind === 'Namespace' ? name : (namespace ?? 'default');
+      if (typeof name === 'string') ctx.object = `${kind} ${String(ns)}/${name}`;
+      problems.push({
+        severity: 'warning',
+        code: 'POLICY_UNSUPPORTED_API_VERSION',
+        ...(typeof name === 'string' ? { object: ctx.object } : {}),
+        file: doc.file,
+        line: doc.lineOf(['apiVersion']),
+        path: 'apiVersion',
+        message: `${kind} ${JSON.stringify(apiVersion)} is not a version this tool reads, so the object is left out`,
+        hint: `supported: ${SUPPORTED_VERSIONS[kind] ?? ''}`,
+      });
+      if (typeof name === 'string' && typeof ns === 'string') {
+        rejected.push({
+          kind,
+          namespace: ns,
+          name,
+          code: 'POLICY_UNSUPPORTED_API_VERSION',
+          at: { file: doc.file, line: doc.lineOf(['apiVersion']) },
+        });
+      }
+      continue;
+    }
     if (kind === undefined || apiVersion === undefined || !accepts(kind, apiVersion)) {
       problems.push(...ctx.problems);
       continue;
@@ -130,48 +218,52 @@ export function readResources(docs: readonly YamlDoc[]): {
       continue;
     }
     seen.set(identity, `${meta.at.file}:${meta.at.line}`);
+    let kept = true;
+    // Namespaces and Pods are read whole (readers never return undefined for them); like the
+    // others, one with an error is left out, as the API server would refuse it.
     switch (kind) {
       case 'Namespace':
-        out.namespaces.push(readNamespace(ctx, meta));
+        kept = push(out.namespaces, readNamespace(ctx, meta), ctx);
         break;
       case 'Pod':
-        out.pods.push(readPod(ctx, meta));
+        kept = push(out.pods, readPod(ctx, meta), ctx);
         break;
       case 'Server':
-        push(out.servers, readServer(ctx, meta));
+        kept = push(out.servers, readServer(ctx, meta), ctx);
         break;
       case 'HTTPRoute':
       case 'GRPCRoute':
-        push(out.routes, readRoute(ctx, meta, kind));
+        kept = push(out.routes, readRoute(ctx, meta, kind), ctx);
         break;
       case 'AuthorizationPolicy':
-        push(out.authorizationPolicies, readAuthorizationPolicy(ctx, meta));
+        kept = push(out.authorizationPolicies, readAuthorizationPolicy(ctx, meta), ctx);
         break;
       case 'MeshTLSAuthentication':
-        push(out.meshTLSAuthentications, readMeshTLSAuthentication(ctx, meta));
+        kept = push(out.meshTLSAuthentications, readMeshTLSAuthentication(ctx, meta), ctx);
         break;
       case 'NetworkAuthentication':
-        push(out.networkAuthentications, readNetworkAuthentication(ctx, meta));
+        kept = push(out.networkAuthentications, readNetworkAuthentication(ctx, meta), ctx);
         break;
       case 'ServerAuthorization':
-        push(out.serverAuthorizations, readServerAuthorization(ctx, meta));
+        kept = push(out.serverAuthorizations, readServerAuthorization(ctx, meta), ctx);
         break;
       case 'HttpRouteGroup':
-        push(out.routeGroups, readRouteGroup(ctx, meta));
+        kept = push(out.routeGroups, readRouteGroup(ctx, meta), ctx);
         break;
       case 'HttpRouteBinding':
-        push(out.routeBindings, readRouteBinding(ctx, meta));
+        kept = push(out.routeBindings, readRouteBinding(ctx, meta), ctx);
         break;
       case 'HttpRouteClass':
-        push(out.routeClasses, readRouteClass(ctx, meta));
+        kept = push(out.routeClasses, readRouteClass(ctx, meta), ctx);
         break;
       case 'TimeoutPolicy':
-        push(out.timeoutPolicies, readTimeoutPolicy(ctx, meta));
+        kept = push(out.timeoutPolicies, readTimeoutPolicy(ctx, meta), ctx);
         break;
       case 'HeaderRewritePolicy':
-        push(out.headerRewritePolicies, readHeaderRewritePolicy(ctx, meta));
+        kept = push(out.headerRewritePolicies, readHeaderRewritePolicy(ctx, meta), ctx);
         break;
     }
+    if (!kept) reject(kind, meta, ctx);
     problems.push(...ctx.problems);
   }
   for (const list of Object.values(out) as {
@@ -184,9 +276,18 @@ export function readResources(docs: readonly YamlDoc[]): {
         compareStrings(a.meta.kind, b.meta.kind),
     );
   }
-  return { resources: out, problems };
+  rejected.sort(
+    (a, b) =>
+      compareStrings(a.kind, b.kind) ||
+      compareStrings(a.namespace, b.namespace) ||
+      compareStrings(a.name, b.name),
+  );
+  return { resources: { ...out, rejected }, problems };
 }
 
-function push<T>(list: T[], value: T | undefined): void {
-  if (value !== undefined) list.push(value);
+/** Keeps `value` when it was read without problems; false when the object is left out. */
+function push<T>(list: T[], value: T | undefined, ctx: ReadContext): boolean {
+  if (value === undefined || ctx.problems.length > 0) return false;
+  list.push(value);
+  return true;
 }
