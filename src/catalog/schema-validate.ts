@@ -22,6 +22,8 @@ const DEFINITION_NAMES: Readonly<Record<string, string>> = {
   hostname: 'a lower-case DNS name with at least two labels',
   matchLabels: 'a mapping of label keys to values',
   cidr: 'a CIDR such as 10.0.0.0/8',
+  pinnedImage:
+    'a pinned image reference: a tag other than "latest" (registry.example.net/proxy:v7.6.0), or a digest (@sha256:…)',
 };
 
 /** A compiled validator for one schema. */

@@ -242,3 +242,28 @@ test('forward-auth: no TCP port to front, and metrics on the unrouted upstream, 
     ['CATALOG_METRICS_BYPASS:6:observability.metricsEndpoint.port'],
   );
 });
+
+test('platform: the forward-auth image must be pinned (a tag other than latest, or a digest)', () => {
+  const withImage = (image: string) =>
+    errorsOf({}, PLATFORM_TEXT.replace(/^ {2}image: .*$/m, `  image: ${image}`)).errors.map(
+      (e) => `${e.code}:${e.source.path}:${e.message}`,
+    );
+  for (const image of [
+    'quay.io/oauth2-proxy/oauth2-proxy',
+    'quay.io/oauth2-proxy/oauth2-proxy:latest',
+  ]) {
+    const errors = withImage(image);
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(
+      errors[0]!,
+      /^CATALOG_PLATFORM_SCHEMA:forwardAuth\.image:.*expected a pinned image reference/,
+    );
+  }
+  const digest = `@sha256:${'0'.repeat(64)}`;
+  for (const image of [
+    'registry.local:5000/oauth2-proxy:v7.6.0',
+    `quay.io/oauth2-proxy/oauth2-proxy${digest}`,
+    `quay.io/oauth2-proxy/oauth2-proxy:latest${digest}`,
+  ])
+    assert.deepEqual(withImage(image), [], image);
+});
