@@ -336,6 +336,12 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
           io.stderr(
             `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate\n`,
           );
+        // A Host whose document has errors is not resolved, so it would read as removed or added.
+        const broken = [...fleet.invalidHosts.keys()].sort();
+        if (broken.length > 0)
+          io.stderr(
+            `note: at ${label}, ${broken.join(', ')} ${broken.length === 1 ? 'has' : 'have'} Host document errors and ${broken.length === 1 ? 'is' : 'are'} left out of the comparison\n`,
+          );
       }
       io.stdout(
         `${report.affected} of ${report.total} host${report.total === 1 ? '' : 's'} affected\n`,

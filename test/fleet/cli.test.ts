@@ -416,3 +416,49 @@ test('hosts --layer: an unknown layer in a large fleet gets a short hint', async
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('affected: a host whose document breaks is named, not silently shown as removed', async (t) => {
+  const missing = gitAvailable();
+  if (missing !== undefined) {
+    t.skip(missing);
+    return;
+  }
+  const dir = tempTree({
+    'fleet.yaml': FLEET,
+    'hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'web' })}`,
+    'web/layer.yaml': `${layer('web', 0)}---\n${doc('Package', 'nginx', 'desired:\n  state: present\n')}`,
+  });
+  try {
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['commit', '-q', '-m', 'one'],
+    ])
+      execFileSync(
+        'git',
+        [
+          '-c',
+          'user.name=t',
+          '-c',
+          'user.email=t@example.invalid',
+          '-c',
+          'commit.gpgsign=false',
+          ...args,
+        ],
+        { cwd: dir, stdio: 'ignore' },
+      );
+    writeFileSync(
+      join(dir, 'hosts.yaml'),
+      `${host('a', { role: 'web' })}---\n${host('b', { role: 'web', 'datum/x': 'y' })}`,
+    );
+    const r = await cli('affected', dir, '--from', 'HEAD');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^1 of 2 hosts affected\n/);
+    assert.match(
+      r.err,
+      /note: at the working tree, b has Host document errors and is left out of the comparison\n/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

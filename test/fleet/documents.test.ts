@@ -448,6 +448,23 @@ const rows: Row[] = [
     errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
   },
   {
+    name: 'resource: an unpaired surrogate escape is not text',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, file('f', '  path: /f\n  content: "a\\ud800b"\n')],
+    },
+    errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+    message: 'File[f].content contains an unpaired surrogate U+D800, which is not valid UTF-8 text',
+  },
+  {
+    name: 'resource: characters outside the BMP are fine',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, file('f', '  path: /f\n  content: "\\U0001F600 \u00e9"\n')],
+    },
+    errors: [],
+  },
+  {
     name: 'resource: tab and newline are fine',
     files: {
       'fleet.yaml': FLEET,
