@@ -104,48 +104,8 @@ export function loadConfig(env: Env): LoadedConfig {
     );
   }
 
-  const selectorText = get(env, 'ANCHORD_LABEL_SELECTOR');
-  let scope: Selector;
-  let scopeSource: 'selector' | 'project';
-  try {
-    scope = parseEqualityList(selectorText);
-  } catch (error) {
-    if (error instanceof LabelwiseError) {
-      throw new LabelwiseError(
-        error.code,
-        error.message,
-        { ...error.source, env: 'ANCHORD_LABEL_SELECTOR' },
-        error.hint,
-      );
-    }
-    throw error;
-  }
-  const project = get(env, 'ANCHORD_PROJECT').trim() || get(env, 'COMPOSE_PROJECT_NAME').trim();
-  if (scope.requirements.length > 0) {
-    scopeSource = 'selector';
-    const ignored = get(env, 'ANCHORD_PROJECT').trim();
-    if (ignored !== '') {
-      notices.push({
-        level: 'warn',
-        msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
-        attrs: { ignored_project: ignored },
-      });
-    }
-    notices.push({
-      level: 'info',
-      msg: 'backend label selector active',
-      attrs: { selector: formatEqualityList(scope) ?? '' },
-    });
-  } else {
-    if (project === '') {
-      fail(
-        'ANCHORD_PROJECT',
-        'ANCHORD_PROJECT (or COMPOSE_PROJECT_NAME) must be set unless ANCHORD_LABEL_SELECTOR is',
-      );
-    }
-    scopeSource = 'project';
-    scope = selectorOf([requirement(COMPOSE_PROJECT_LABEL, 'In', [project])]);
-  }
+  const { scope, scopeSource, notices: scopeNotices } = resolveScope(env);
+  notices.push(...scopeNotices);
 
   const extNetwork = get(env, 'ANCHORD_EXT_NETWORK').trim() || undefined;
   const extIface = get(env, 'ANCHORD_EXT_IFACE').trim() || 'eth0';
@@ -204,6 +164,71 @@ export function loadConfig(env: Env): LoadedConfig {
       metrics,
       docker,
     },
+    notices,
+  };
+}
+
+/** The discovery scope alone, as {@link resolveScope} derives it. */
+export interface ResolvedScope {
+  readonly scope: Selector;
+  readonly scopeSource: 'selector' | 'project';
+  /** The variable whose value is the scope (where to point a user at). */
+  readonly variable: 'ANCHORD_LABEL_SELECTOR' | 'ANCHORD_PROJECT' | 'COMPOSE_PROJECT_NAME';
+  /** The selector-active line and the ignored-project warning, when they apply. */
+  readonly notices: readonly Notice[];
+}
+
+/**
+ * The discovery scope from `ANCHORD_LABEL_SELECTOR`, else `ANCHORD_PROJECT`, else
+ * `COMPOSE_PROJECT_NAME` (spec: Configuration), independent of every other variable — so the
+ * static check can still prove overlaps for an anchor whose other settings are wrong. Throws the
+ * selector core's `SELECTOR_EQUALITY_*` errors (exact anchord messages) or `ANCHOR_INVALID_CONFIG`
+ * when there is no scope at all; each names its variable in `source.env`.
+ */
+export function resolveScope(env: Env): ResolvedScope {
+  const notices: Notice[] = [];
+  let scope: Selector;
+  try {
+    scope = parseEqualityList(get(env, 'ANCHORD_LABEL_SELECTOR'));
+  } catch (error) {
+    if (error instanceof LabelwiseError) {
+      throw new LabelwiseError(
+        error.code,
+        error.message,
+        { ...error.source, env: 'ANCHORD_LABEL_SELECTOR' },
+        error.hint,
+      );
+    }
+    throw error;
+  }
+  if (scope.requirements.length > 0) {
+    const ignored = get(env, 'ANCHORD_PROJECT').trim();
+    if (ignored !== '') {
+      notices.push({
+        level: 'warn',
+        msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
+        attrs: { ignored_project: ignored },
+      });
+    }
+    notices.push({
+      level: 'info',
+      msg: 'backend label selector active',
+      attrs: { selector: formatEqualityList(scope) ?? '' },
+    });
+    return { scope, scopeSource: 'selector', variable: 'ANCHORD_LABEL_SELECTOR', notices };
+  }
+  const explicit = get(env, 'ANCHORD_PROJECT').trim();
+  const project = explicit || get(env, 'COMPOSE_PROJECT_NAME').trim();
+  if (project === '') {
+    fail(
+      'ANCHORD_PROJECT',
+      'ANCHORD_PROJECT (or COMPOSE_PROJECT_NAME) must be set unless ANCHORD_LABEL_SELECTOR is',
+    );
+  }
+  return {
+    scope: selectorOf([requirement(COMPOSE_PROJECT_LABEL, 'In', [project])]),
+    scopeSource: 'project',
+    variable: explicit !== '' ? 'ANCHORD_PROJECT' : 'COMPOSE_PROJECT_NAME',
     notices,
   };
 }

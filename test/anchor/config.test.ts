@@ -4,6 +4,7 @@ import { LabelwiseError } from '../../src/errors.js';
 import { loadConfig } from '../../src/anchor/index.js';
 import { formatSelector } from '../../src/selector/index.js';
 import { parseDuration } from '../../src/anchor/duration.js';
+import { resolveScope } from '../../src/anchor/config.js';
 
 function errorOf(env: Record<string, string>): LabelwiseError {
   try {
@@ -222,3 +223,33 @@ const durations: [string, number | undefined][] = [
 for (const [text, want] of durations) {
   test(`duration ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));
 }
+
+test('resolveScope: the scope alone, naming the variable it came from, as loadConfig uses it', () => {
+  const cases: [Record<string, string>, string, string][] = [
+    [{ ANCHORD_LABEL_SELECTOR: 'a=1', ANCHORD_PROJECT: 'p' }, 'a=1', 'ANCHORD_LABEL_SELECTOR'],
+    [
+      { ANCHORD_LABEL_SELECTOR: ' ', ANCHORD_PROJECT: 'p' },
+      'com.docker.compose.project=p',
+      'ANCHORD_PROJECT',
+    ],
+    [{ COMPOSE_PROJECT_NAME: 'c' }, 'com.docker.compose.project=c', 'COMPOSE_PROJECT_NAME'],
+    // Other variables do not matter to the scope, however wrong they are.
+    [
+      { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: 'soon', ANCHORD_MODE: 'rebinder' },
+      'com.docker.compose.project=p',
+      'ANCHORD_PROJECT',
+    ],
+  ];
+  for (const [env, scope, variable] of cases) {
+    const resolved = resolveScope(env);
+    assert.equal(formatSelector(resolved.scope), scope, JSON.stringify(env));
+    assert.equal(resolved.variable, variable, JSON.stringify(env));
+  }
+  const full = loadConfig({ ANCHORD_LABEL_SELECTOR: 'a=1', ANCHORD_PROJECT: 'p' });
+  assert.deepEqual(
+    full.notices,
+    resolveScope({ ANCHORD_LABEL_SELECTOR: 'a=1', ANCHORD_PROJECT: 'p' }).notices,
+  );
+  assert.equal(errorOf({ ANCHORD_LABEL_SELECTOR: 'x' }).code, 'SELECTOR_EQUALITY_MISSING_EQUALS');
+  assert.throws(() => resolveScope({}), { code: 'ANCHOR_INVALID_CONFIG' });
+});

@@ -18,7 +18,7 @@ import {
   overlap,
 } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
-import { COMPOSE_PROJECT_LABEL, loadConfig } from '../config.js';
+import { COMPOSE_PROJECT_LABEL, loadConfig, resolveScope } from '../config.js';
 import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from '../expose.js';
 import type { ExposeEntry, Family, Proto } from '../model.js';
 import type { ComposeIssue, ComposeProject, ComposeService } from './compose-model.js';
@@ -61,6 +61,16 @@ interface Backend {
   readonly labels: Labels;
   readonly expose: readonly ExposeEntry[];
   readonly v6: boolean;
+}
+
+/** Whether a container with this `anchord.expose` value is a backend (valid and not blank). */
+function isBackendExpose(value: string): boolean {
+  try {
+    return parseExpose(value).length > 0;
+  } catch (error) {
+    if (error instanceof LabelwiseError) return false;
+    throw error;
+  }
 }
 
 function isAnchor(service: ComposeService): boolean {
@@ -119,23 +129,49 @@ export function checkAnchors(
     }
   }
 
-  const anchors: { service: ComposeService; scope: Selector }[] = [];
+  interface Anchor {
+    readonly service: ComposeService;
+    readonly scope: Selector;
+    /** The variable the scope came from: where an overlap error points. */
+    readonly variable: string;
+  }
+  const anchors: Anchor[] = [];
+  const configIssue = (service: ComposeService, error: LabelwiseError): ComposeIssue => {
+    const key = error.source.env;
+    return {
+      severity: 'error',
+      code: error.code,
+      message: `${key !== undefined ? `${key}: ` : ''}${error.message}`,
+      service: service.name,
+      ...at(service, key, 'environment'),
+    };
+  };
   for (const service of project.services.filter(isAnchor)) {
     const env: Record<string, string> = Object.create(null);
     for (const [key, value] of service.environment)
       if (value.value !== undefined) env[key] = value.value;
+    let configError: LabelwiseError | undefined;
     try {
-      anchors.push({ service, scope: loadConfig(env).config.scope });
+      loadConfig(env);
     } catch (error) {
       if (!(error instanceof LabelwiseError)) throw error;
-      const key = error.source.env;
-      issues.push({
-        severity: 'error',
-        code: error.code,
-        message: `${key !== undefined ? `${key}: ` : ''}${error.message}`,
-        service: service.name,
-        ...at(service, key, 'environment'),
-      });
+      configError = error;
+      issues.push(configIssue(service, error));
+    }
+    // Not a network anchor (an unsupported or unknown mode): it claims nothing.
+    if (configError?.source.env === 'ANCHORD_MODE') continue;
+    // The scope is resolved on its own, so that a wrong poll interval or metrics address does
+    // not hide this anchor's claims and overlaps behind one error.
+    try {
+      const resolved = resolveScope(env);
+      anchors.push({ service, scope: resolved.scope, variable: resolved.variable });
+    } catch (error) {
+      if (!(error instanceof LabelwiseError)) throw error;
+      const same =
+        configError !== undefined &&
+        configError.code === error.code &&
+        configError.source.env === error.source.env;
+      if (!same) issues.push(configIssue(service, error));
     }
   }
 
@@ -145,7 +181,7 @@ export function checkAnchors(
     const inScope = compile(anchor.scope);
     const mine = backends.filter((b) => inScope(b.labels));
     const entries: CheckEntry[] = [];
-    const seen = new Map<string, string>();
+    const seen = new Map<string, Backend>();
     for (const backend of mine) {
       claimedBy.set(backend.service.name, [
         ...(claimedBy.get(backend.service.name) ?? []),
@@ -157,17 +193,18 @@ export function checkAnchors(
           const other = seen.get(key);
           if (other !== undefined) {
             if (family === 'ipv4') {
+              const otherAt = at(other.service, EXPOSE_LABEL);
               issues.push({
                 severity: 'error',
                 code: 'ANCHOR_PORT_CONFLICT',
-                message: `backends ${JSON.stringify(other)} and ${JSON.stringify(backend.service.name)} of anchor ${JSON.stringify(anchor.service.name)} both expose ${item.proto}/${item.port}`,
+                message: `backends ${JSON.stringify(other.service.name)} (${otherAt.file}:${otherAt.line}) and ${JSON.stringify(backend.service.name)} of anchor ${JSON.stringify(anchor.service.name)} both expose ${item.proto}/${item.port}`,
                 service: backend.service.name,
                 ...at(backend.service, EXPOSE_LABEL),
               });
             }
             continue;
           }
-          seen.set(key, backend.service.name);
+          seen.set(key, backend);
           entries.push({
             family,
             proto: item.proto,
@@ -196,12 +233,19 @@ export function checkAnchors(
   const overlaps: CheckOverlap[] = [];
   for (let i = 0; i < anchors.length; i++) {
     for (let j = i + 1; j < anchors.length; j++) {
-      const a = anchors[i] as (typeof anchors)[number];
-      const b = anchors[j] as (typeof anchors)[number];
+      const a = anchors[i] as Anchor;
+      const b = anchors[j] as Anchor;
       const result = overlap(a.scope, b.scope);
       if (!result.overlap) continue;
-      // A container is only claimed with an expose label; add one when neither scope constrains it.
+      // A container is only claimed with a valid, non-blank expose label. When a scope pins the
+      // label (scopes are equality lists), every container both could claim carries exactly the
+      // witness's value: if that is no backend's value, neither anchor can ever claim one.
       let witness = result.witness;
+      const pinned = [a.scope, b.scope].some((s) =>
+        s.requirements.some((r) => r.key === EXPOSE_LABEL),
+      );
+      const pinnedValue = witness[EXPOSE_LABEL];
+      if (pinned && pinnedValue !== undefined && !isBackendExpose(pinnedValue)) continue;
       if (witness[EXPOSE_LABEL] === undefined) {
         const withExpose = labelsFrom([...Object.entries(witness), [EXPOSE_LABEL, 'tcp/80']]);
         if (matches(a.scope, withExpose) && matches(b.scope, withExpose)) witness = withExpose;
@@ -214,21 +258,17 @@ export function checkAnchors(
       const sharing = backends
         .filter((x) => matches(a.scope, x.labels) && matches(b.scope, x.labels))
         .map((x) => x.service.name);
+      // The error points at b's scope; the message says where a's is, so both can be found.
+      const aAt = at(a.service, a.variable, 'environment');
       issues.push({
         severity: 'error',
         code: 'ANCHOR_SCOPE_OVERLAP',
         message:
-          `anchors ${JSON.stringify(a.service.name)} (${formatSelector(a.scope)}) and ${JSON.stringify(b.service.name)} (${formatSelector(b.scope)}) can claim the same container: ` +
+          `anchors ${JSON.stringify(a.service.name)} (${formatSelector(a.scope)}, ${aAt.file}:${aAt.line}) and ${JSON.stringify(b.service.name)} (${formatSelector(b.scope)}) can claim the same container: ` +
           `a container labelled ${shown} would be claimed by both` +
           (sharing.length > 0 ? `; already claimed by both: ${sharing.join(', ')}` : ''),
         service: b.service.name,
-        ...at(
-          b.service,
-          b.service.environment.has('ANCHORD_LABEL_SELECTOR')
-            ? 'ANCHORD_LABEL_SELECTOR'
-            : 'ANCHORD_PROJECT',
-          'environment',
-        ),
+        ...at(b.service, b.variable, 'environment'),
       });
     }
   }

@@ -25,7 +25,10 @@ export interface ComposeService {
   readonly name: string;
   readonly file: string;
   readonly line: number;
-  /** `undefined` value: listed without `=`, i.e. passed through from the shell. */
+  /**
+   * `undefined` value: listed without a value (passed through from the shell or `.env`) and not
+   * set in the variables given.
+   */
   readonly environment: ReadonlyMap<string, Located<string | undefined>>;
   readonly labels: ReadonlyMap<string, Located<string>>;
   /** The command as an argument list. */
@@ -273,15 +276,24 @@ export function loadComposeProject(
           if (field === 'labels') {
             target.labels.set(key, { value: value ?? '', file: file.path, line });
           } else {
-            target.environment.set(key, { value, file: file.path, line });
+            // `KEY` without a value passes the variable through from where Compose runs (the
+            // shell, then the project's .env); unset there, it is unset in the container too.
+            const passed = Object.prototype.hasOwnProperty.call(variables, key)
+              ? variables[key]
+              : undefined;
+            const resolved = value ?? (typeof passed === 'string' ? passed : undefined);
+            target.environment.set(key, { value: resolved, file: file.path, line });
           }
         };
         if (isMap(node)) {
           for (const item of effectivePairs(node, doc)) {
             const key = scalarText(item.key);
             if (key === undefined) continue;
-            const raw = item.value === null ? undefined : scalarText(item.value);
-            if (item.value !== null && raw === undefined) {
+            // `KEY:` parses as a null scalar (or no node at all): no value was written.
+            const unvalued =
+              item.value === null || (isScalar(item.value) && item.value.value === null);
+            const raw = unvalued ? undefined : scalarText(item.value);
+            if (!unvalued && raw === undefined) {
               issue(
                 'error',
                 'ANCHOR_COMPOSE_SHAPE',
