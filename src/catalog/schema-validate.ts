@@ -33,15 +33,30 @@ export interface SchemaValidator {
   readonly code: string;
 }
 
-/** Compiles a schema object. Throws a plain Error for a broken schema: that is a bug, not input. */
-export function compileSchema(schema: object, code: string): SchemaValidator {
-  const ajv = new Ajv({
+/**
+ * A validator instance for the catalog's schemas. Share one across schemas: each instance
+ * compiles the draft-07 meta-schema again before its first compile (measured: about a third of
+ * the schema set-up time for three instances).
+ */
+export function catalogAjv(): Ajv {
+  return new Ajv({
     allErrors: true,
     verbose: true,
     strict: true,
     strictTuples: false,
     strictRequired: false,
   });
+}
+
+/**
+ * Compiles a schema object (in `ajv`, by default a fresh {@link catalogAjv}). Throws a plain
+ * Error for a broken schema: that is a bug, not input.
+ */
+export function compileSchema(
+  schema: object,
+  code: string,
+  ajv: Ajv = catalogAjv(),
+): SchemaValidator {
   return { validate: ajv.compile(schema), code };
 }
 

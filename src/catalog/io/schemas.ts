@@ -3,8 +3,7 @@
  * relative path works from both) and compiles them once per process.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import { compileSchema } from '../schema-validate.js';
+import { catalogAjv, compileSchema } from '../schema-validate.js';
 import type { CatalogSchemas } from '../load-catalog.js';
 
 const SCHEMA_DIR = new URL('../../../catalog/', import.meta.url);
@@ -18,11 +17,15 @@ function readSchema(name: string): object {
 /** The compiled ServiceDefinition, platform and KubeVirt schemas. */
 export function catalogSchemas(): CatalogSchemas {
   if (cached !== undefined) return cached;
-  const vm = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+  const ajv = catalogAjv();
   cached = {
-    serviceDefinition: compileSchema(readSchema('servicedefinition.schema.json'), 'CATALOG_SCHEMA'),
-    platform: compileSchema(readSchema('platform.schema.json'), 'CATALOG_PLATFORM_SCHEMA'),
-    virtualMachine: vm.compile(readSchema('kubevirt-virtualmachine.schema.json')),
+    serviceDefinition: compileSchema(
+      readSchema('servicedefinition.schema.json'),
+      'CATALOG_SCHEMA',
+      ajv,
+    ),
+    platform: compileSchema(readSchema('platform.schema.json'), 'CATALOG_PLATFORM_SCHEMA', ajv),
+    virtualMachine: ajv.compile(readSchema('kubevirt-virtualmachine.schema.json')),
   };
   return cached;
 }
