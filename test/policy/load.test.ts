@@ -170,6 +170,29 @@ describe('policy admission rules', () => {
     );
   });
 
+  it('nesting deeper than the stack is a located YAML error in words, not a crash', () => {
+    const deep = `x: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
+    const { problems } = load(
+      `apiVersion: v1\nkind: Namespace\nmetadata: { name: ns }\n---\n${deep}`,
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.line]),
+      [['POLICY_YAML_SYNTAX', 5]],
+    );
+    assert.match(problems[0]?.message ?? '', /nests too deeply/);
+  });
+
+  it('a problem about a whole document has no (empty) path', () => {
+    const { problems } = load('- a list\n---\n42\n');
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.line, p.object, 'path' in p]),
+      [
+        ['POLICY_NOT_AN_OBJECT', 1, 'document 1', false],
+        ['POLICY_NOT_AN_OBJECT', 3, 'document 2', false],
+      ],
+    );
+  });
+
   it('labels named __proto__ and constructor stay labels', () => {
     const { model } = load(
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n  labels: { constructor: x, toString: y }\n',

@@ -38,7 +38,8 @@ export class ReadContext {
       object: this.object,
       file: this.doc.file,
       line: this.doc.lineOf(path),
-      path: formatPath(path),
+      // The whole document has no path: leave it out rather than print an empty one.
+      ...(path.length === 0 ? {} : { path: formatPath(path) }),
       message,
       ...(hint === undefined ? {} : { hint }),
     };

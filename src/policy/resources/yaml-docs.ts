@@ -40,14 +40,15 @@ export function parseYamlDocs(
   }
   list.forEach((doc, index) => {
     if (doc.errors.length > 0) {
+      // One cause can surface many times (a stack overflow is reported at every level it
+      // unwinds through): each distinct line and message once.
+      const seen = new Set<string>();
       for (const error of doc.errors) {
-        problems.push({
-          severity: 'error',
-          code: 'POLICY_YAML_SYNTAX',
-          file,
-          line: lineCounter.linePos(error.pos[0]).line,
-          message: `YAML: ${error.message.split('\n')[0] ?? error.message}`,
-        });
+        const line = lineCounter.linePos(error.pos[0]).line;
+        const message = `YAML: ${readable(error.message.split('\n')[0] ?? error.message)}`;
+        if (seen.has(`${line}\u0000${message}`)) continue;
+        seen.add(`${line}\u0000${message}`);
+        problems.push({ severity: 'error', code: 'POLICY_YAML_SYNTAX', file, line, message });
       }
       return;
     }
@@ -55,13 +56,15 @@ export function parseYamlDocs(
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (error) {
-      // yaml throws a ReferenceError for excessive alias expansion: hostile input, not a bug.
+      // yaml throws a ReferenceError for excessive alias expansion and a RangeError for nesting
+      // deeper than the stack: hostile input, not a bug. Anything else is a bug.
+      if (!(error instanceof ReferenceError || error instanceof RangeError)) throw error;
       problems.push({
         severity: 'error',
         code: 'POLICY_YAML_SYNTAX',
         file,
         line: doc.contents?.range ? lineCounter.linePos(doc.contents.range[0]).line : 1,
-        message: `YAML: ${(error as Error).message}`,
+        message: `YAML: ${readable(error.message)}`,
       });
       return;
     }
@@ -80,6 +83,13 @@ export function parseYamlDocs(
     });
   });
   return { docs, problems };
+}
+
+/** Says what a stack overflow means for the user's file. */
+function readable(message: string): string {
+  return message.includes('Maximum call stack size exceeded')
+    ? 'the document nests too deeply to read (collections inside collections)'
+    : message;
 }
 
 /** Formats a path array as `spec.rules[0].matches[1]`. */
