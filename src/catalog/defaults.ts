@@ -17,6 +17,7 @@ import type {
   WorkloadKind,
 } from './types.js';
 import { AUTH_PORT_NAME, routeName } from './render/labels.js';
+import { apiRouteProblem } from './api-route-regex.js';
 import { resolveStorage } from './defaults-storage.js';
 import { authUpstream, frontedPorts } from './render/ports.js';
 import type { YamlSource } from './yaml-source.js';
@@ -59,15 +60,6 @@ function derivePorts(routes: unknown[], metricsPort: unknown): PortSpec[] {
     ports.push({ name: 'metrics', port: metricsPort, protocol: 'TCP' });
   }
   return ports;
-}
-
-function isValidRegex(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -255,12 +247,9 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     fail('CATALOG_AUTH_API_ROUTES', ['auth', 'apiRoutes'], 'apiRoutes need auth.mode forward-auth');
   }
   apiRoutes.forEach((pattern, i) => {
-    if (!isValidRegex(pattern))
-      fail(
-        'CATALOG_AUTH_API_ROUTES',
-        ['auth', 'apiRoutes', i],
-        `${quote(pattern)} is not a valid regular expression`,
-      );
+    const problem = apiRouteProblem(pattern);
+    if (problem !== undefined)
+      fail('CATALOG_AUTH_API_ROUTES', ['auth', 'apiRoutes', i], `${quote(pattern)} ${problem}`);
   });
   if (mode === 'forward-auth') {
     if (kind === 'vm') {

@@ -74,6 +74,15 @@ function definitionOf(error: ErrorObject): string | undefined {
   return match?.[1] === undefined ? undefined : DEFINITION_NAMES[match[1]];
 }
 
+/** The object shapes a `oneOf` accepts, e.g. `{entity: ingress} or {namespace, podSelector}`. */
+function oneOfShapes(error: ErrorObject): string | undefined {
+  const branches = Array.isArray(error.schema) ? (error.schema as unknown[]) : [];
+  const shapes = branches.map(branchShape);
+  return shapes.length > 0 && shapes.every((s) => s !== undefined)
+    ? shapes.join(' or ')
+    : undefined;
+}
+
 function describe(error: ErrorObject): { message: string; extra?: string; hint?: string } {
   const params = error.params as Record<string, unknown>;
   const found = error.data === undefined ? '' : `found ${JSON.stringify(error.data)}, `;
@@ -104,7 +113,7 @@ function describe(error: ErrorObject): { message: string; extra?: string; hint?:
           definitionOf(error) ??
           (error.instancePath.endsWith('/port')
             ? 'a port number (1-65535) or a port name'
-            : 'one of the forms documented for this field')
+            : (oneOfShapes(error) ?? 'one of the forms documented for this field'))
         }`,
       };
     case 'pattern':
@@ -125,6 +134,22 @@ function describe(error: ErrorObject): { message: string; extra?: string; hint?:
   }
 }
 
+/** Whether `path` is at or below one of `oneOfPaths` (JSON Pointers). */
+function insideOneOf(path: string, oneOfPaths: readonly string[]): boolean {
+  return oneOfPaths.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** `{entity: ingress}` or `{namespace, podSelector}`: the shape of one `oneOf` object branch. */
+function branchShape(branch: unknown): string | undefined {
+  const b = branch as { required?: unknown; properties?: Record<string, { const?: unknown }> };
+  if (!Array.isArray(b.required) || b.required.length === 0) return undefined;
+  const keys = (b.required as unknown[]).map((key) => {
+    const constant = b.properties?.[String(key)]?.const;
+    return constant === undefined ? String(key) : `${String(key)}: ${String(constant)}`;
+  });
+  return `{${keys.join(', ')}}`;
+}
+
 /**
  * Validates `source.value` against `validator`, returning every problem with file, line, column
  * and JSON path. Errors from inside a `oneOf` branch are folded into the `oneOf` error, and
@@ -138,8 +163,14 @@ export function validateAgainstSchema(
   if (validator.validate(source.value)) return [];
   const errors: LabelwiseError[] = [];
   const seen = new Set<string>();
+  const oneOfPaths = (validator.validate.errors ?? [])
+    .filter((e) => e.keyword === 'oneOf')
+    .map((e) => e.instancePath);
   for (const error of validator.validate.errors ?? []) {
     if (/\/oneOf\/\d+\//.test(error.schemaPath)) continue;
+    // A branch reached through `$ref` reports a schemaPath inside the referenced definition
+    // (`#/definitions/portNumber/maximum`), so the test above misses it: fold by position too.
+    if (error.keyword !== 'oneOf' && insideOneOf(error.instancePath, oneOfPaths)) continue;
     if (error.keyword === 'if' || /^#\/(then|else)\//.test(error.schemaPath)) continue;
     const segments = pathSegments(error.instancePath);
     const { message, extra, hint } = describe(error);

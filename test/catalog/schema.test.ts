@@ -267,3 +267,24 @@ test('platform: the forward-auth image must be pinned (a tag other than latest, 
   ])
     assert.deepEqual(withImage(image), [], image);
 });
+
+test('a value that fits no form of a oneOf is one error that names the forms', () => {
+  const port = errorsOf({
+    'web.yaml':
+      'name: web\nsource: { image: x:1 }\ningressRoutes: [{ host: web.home.example.net, port: 99999 }]\n',
+  }).errors;
+  assert.deepEqual(
+    port.map((e) => `${e.source.line}:${e.message}`),
+    ['3:ingressRoutes[0].port: found 99999, expected a port number (1-65535) or a port name'],
+  );
+  const cilium = errorsOf(
+    {},
+    PLATFORM_TEXT.replace('    entity: ingress\n', '    entity: egress\n'),
+  ).errors;
+  assert.deepEqual(
+    cilium.map((e) => `${e.code}:${e.source.path}:${e.message}`),
+    [
+      'CATALOG_PLATFORM_SCHEMA:gateway.cilium:gateway.cilium: found {"entity":"egress"}, expected {entity: ingress} or {namespace, podSelector}',
+    ],
+  );
+});
