@@ -348,6 +348,50 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
     assert.equal(httpGet('anchor-l', '/nope').status, 404);
   });
 
+  it('(10) hairpin: a container routed through the anchor reaches its outside address; egress leaving on the outside is masqueraded', () => {
+    const anchorA = anchors.get('anchor-a') as Anchor;
+    // C is claimed by no anchor; routed through anchor-a, it sends to anchor-a's outside address
+    // and arrives on the transit side. Without the hairpin masquerade, A would answer C directly
+    // from its own address and the fetch would fail.
+    routeVia('c', 'anchor-a');
+    const hairpin = sh(
+      'docker',
+      ['exec', lab.name('c'), 'timeout', '5', 'wget', '-q', '-O', '-', `http://${anchorA.dmzIp}/`],
+      20_000,
+    );
+    assert.equal(hairpin.stdout.trim(), 'backend-A', hairpin.stderr);
+    // A (default route via anchor-a) opens a connection to the client on the outside network:
+    // the client must see the anchor's outside address, not A's.
+    must('docker', [
+      'exec',
+      lab.name('client'),
+      'sh',
+      '-c',
+      "mkdir -p /peer/cgi-bin && printf '#!/bin/sh\\necho Content-Type: text/plain\\necho\\necho $REMOTE_ADDR\\n' > /peer/cgi-bin/ip && chmod +x /peer/cgi-bin/ip && httpd -p 8080 -h /peer",
+    ]);
+    const egress = sh(
+      'docker',
+      [
+        'exec',
+        lab.name('a'),
+        'timeout',
+        '5',
+        'wget',
+        '-q',
+        '-O',
+        '-',
+        `http://${net(1, 50)}:8080/cgi-bin/ip`,
+      ],
+      20_000,
+    );
+    // busybox httpd reports IPv4 peers of its dual-stack socket as [::ffff:a.b.c.d].
+    assert.equal(
+      egress.stdout.trim().replace(/^\[(?:::ffff:)?|\]$/g, ''),
+      anchorA.dmzIp,
+      egress.stderr,
+    );
+  });
+
   it('(1) no reconcile clobbers another anchor: maps are unchanged after several poll cycles', async () => {
     const start = { a: reconciles('anchor-a'), b: reconciles('anchor-b') };
     await waitFor(
