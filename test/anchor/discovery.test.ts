@@ -94,13 +94,28 @@ test('seed 000 (mocked Docker API): AND of two keys', async () => {
 });
 
 test('seed 000 (mocked Docker API): empty selector behaves as the project filter', async () => {
-  const { result } = await discover({
+  const { result, requests } = await discover({
     ANCHORD_LABEL_SELECTOR: '',
     ANCHORD_PROJECT: 'ix-authentik',
   });
   assert.deepEqual(
     result.backends.map((b) => b.container),
     ['plain'],
+  );
+  // Identical to the legacy configuration: same plan, same Docker filters, no selector lines.
+  const legacy = await discover({ ANCHORD_PROJECT: 'ix-authentik' });
+  assert.deepEqual(result, legacy.result);
+  const filtersOf = (list: string[]): unknown[] =>
+    list
+      .filter((r) => r.startsWith('GET /containers/json') && r.includes('anchord.expose'))
+      .map((r) => JSON.parse(new URL(r.slice(4), 'http://x').searchParams.get('filters') ?? '{}'));
+  assert.deepEqual(filtersOf(requests), filtersOf(legacy.requests));
+  assert.deepEqual(filtersOf(requests), [
+    { status: ['running'], label: ['com.docker.compose.project=ix-authentik', 'anchord.expose'] },
+  ]);
+  assert.deepEqual(
+    loadConfig({ ANCHORD_LABEL_SELECTOR: '', ANCHORD_PROJECT: 'ix-authentik' }).notices,
+    [],
   );
 });
 
