@@ -135,15 +135,16 @@ async function load(dir: string, flags: SettingsFlags, io: CliIO) {
   return { loaded, model };
 }
 
-/** Admission errors do not stop a simulation — Linkerd would have rejected those objects — but they are shown. */
+/**
+ * Admission errors do not stop a simulation — Linkerd would have rejected those objects — but
+ * they are shown, with the loader's warnings (objects left out for their apiVersion), on stderr.
+ */
 function reportLoadErrors(problems: readonly PolicyProblem[], io: CliIO): void {
-  const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length === 0) return;
-  const objects = new Set(errors.map((p) => p.object ?? `${p.file ?? ''}:${p.line ?? ''}`)).size;
+  if (problems.length === 0) return;
   io.stderr(
-    `${errors.length} input error(s); ${objects} object(s) or document(s) left out (run labelwise policy lint for all findings):\n`,
+    `${problems.length} problem(s) in the input; the objects concerned are left out (run labelwise policy lint for all findings):\n`,
   );
-  for (const p of errors) io.stderr(`  ${formatProblem(p, { ...io, isTTY: false })}\n`);
+  for (const p of problems) io.stderr(`  ${formatProblem(p, { ...io, isTTY: false })}\n`);
 }
 
 interface AuthorizeFlags extends SettingsFlags {

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { LabelwiseError } from '../../src/errors.js';
 import { decide, lintPolicy } from '../../src/policy/index.js';
 import type { PolicyProblem } from '../../src/policy/index.js';
-import { load, mtls, pod, policy, route, server } from './helpers.js';
+import { ask, load, mtls, pod, policy, route, server } from './helpers.js';
 
 /** The 1-based line of the first line of `yaml` containing `needle` (after `from`, if given). */
 function lineOf(yaml: string, needle: string, from?: string): number {
@@ -223,6 +223,45 @@ describe('dependents of other rejected objects', () => {
           `Pod ns/bad is invalid (see its error at inline.yaml:${lineOf(yaml, '70000')})`,
         ),
     );
+  });
+});
+
+describe('duplicate definitions', () => {
+  it('when the first definition is rejected, the second is used and the duplicate still reported', () => {
+    const yaml = [
+      pod(),
+      server('web', { protocol: 'HTTP/7' }),
+      server('web', { access: 'all-unauthenticated' }),
+      route('api', 'web', '[{ matches: [{ path: { value: /api } }] }]'),
+    ].join('\n');
+    const { model, problems } = load(yaml);
+    const firstLine = lineOf(yaml, 'apiVersion: policy.linkerd.io/v1beta3');
+    assert.deepEqual(
+      problems.map((p) => [p.severity, p.code, p.line]),
+      [
+        ['error', 'POLICY_INVALID_PROTOCOL', lineOf(yaml, 'HTTP/7')],
+        ['error', 'POLICY_DUPLICATE_OBJECT', lineOf(yaml, 'name: web', 'HTTP/7')],
+      ],
+    );
+    assert.match(
+      problems[1]?.message ?? '',
+      new RegExp(
+        `first definition \\(inline\\.yaml:${firstLine}\\) has errors and is left out, so this one is used`,
+      ),
+    );
+    assert.deepEqual(codes(lintPolicy(model)), []);
+    assert.equal(ask(model, { path: '/api' }).route, 'api');
+  });
+
+  it('when the first definition is valid, it is used and the second refused', () => {
+    const yaml = [
+      pod(),
+      server('web', { access: 'all-unauthenticated' }),
+      server('web', { protocol: 'HTTP/7' }),
+    ].join('\n');
+    const { model, problems } = load(yaml);
+    assert.deepEqual(codes(problems), ['POLICY_DUPLICATE_OBJECT']);
+    assert.equal(ask(model, { path: '/' }).server, 'ns/web');
   });
 });
 

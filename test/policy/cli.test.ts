@@ -287,6 +287,83 @@ describe('labelwise policy compile and lint', () => {
     );
   });
 
+  it('a rejected Server: one error, dependents warned with its place, authorize shows why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'policy-cli-'));
+    writeFileSync(
+      join(dir, 'policy.yaml'),
+      [
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata: { name: web-0, namespace: ns, labels: { app: web } }',
+        'spec: { containers: [{ name: app, ports: [{ containerPort: 8080 }] }] }',
+        '---',
+        'apiVersion: policy.linkerd.io/v1beta3',
+        'kind: Server',
+        'metadata: { name: web, namespace: ns }',
+        'spec:',
+        '  podSelector: { matchLabels: { app: web } }',
+        '  port: 8080',
+        '  proxyProtocol: HTTP/7',
+        '---',
+        'apiVersion: gateway.networking.k8s.io/v1',
+        'kind: HTTPRoute',
+        'metadata: { name: api, namespace: ns }',
+        'spec:',
+        '  parentRefs: [{ group: policy.linkerd.io, kind: Server, name: web }]',
+        '',
+      ].join('\n'),
+    );
+    const lint = await cli('lint', dir, '--json');
+    assert.equal(lint.code, 1);
+    const body = JSON.parse(lint.out) as {
+      findings: { severity: string; code: string; line: number; message: string }[];
+      errors: number;
+      warnings: number;
+    };
+    assert.deepEqual(
+      body.findings.map((f) => [f.severity, f.code, f.line]),
+      [
+        ['error', 'POLICY_INVALID_PROTOCOL', 12],
+        ['warning', 'POLICY_REF_INVALID', 18],
+      ],
+    );
+    assert.match(
+      body.findings[1]?.message ?? '',
+      /Server ns\/web is invalid \(see its error at .*policy\.yaml:12\)/,
+    );
+    assert.deepEqual([body.errors, body.warnings], [1, 1]);
+    const decided = await cli(
+      'authorize',
+      dir,
+      '--pod',
+      'ns/web-0',
+      '--port',
+      '8080',
+      '--path',
+      'api',
+      '--client-ip',
+      '10.0.0.1',
+    );
+    assert.equal(decided.code, 1);
+    assert.match(decided.err, /POLICY_RELATIVE_PATH/);
+    const text = await cli(
+      'authorize',
+      dir,
+      '--pod',
+      'ns/web-0',
+      '--port',
+      '8080',
+      '--path',
+      '/api',
+      '--client-ip',
+      '10.0.0.1',
+    );
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.err, /^1 problem\(s\) in the input; the objects concerned are left out/);
+    assert.match(text.err, /policy\.yaml:12: error POLICY_INVALID_PROTOCOL \[Server ns\/web\]/);
+    assert.match(text.out, /not considered: Server ns\/web is invalid/);
+  });
+
   it('an unreadable directory exits 3', async () => {
     const r = await cli('lint', 'no/such/dir');
     assert.equal(r.code, 3);

@@ -257,10 +257,10 @@ export class PolicyModel {
       const note =
         rejected.length === 0
           ? ''
-          : ` (not considered: ${rejected
+          : `; not considered: ${rejected
               .slice(0, 3)
               .map(describeRejected)
-              .join('; ')}${rejected.length > 3 ? `; and ${rejected.length - 3} more` : ''})`;
+              .join(', ')}${rejected.length > 3 ? ` and ${rejected.length - 3} more` : ''}`;
       result = {
         pod: podKey,
         port,

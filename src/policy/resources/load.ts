@@ -137,7 +137,8 @@ export function readResources(docs: readonly YamlDoc[]): {
   const out = emptyResources();
   const problems: PolicyProblem[] = [];
   const rejected: RejectedObject[] = [];
-  const seen = new Map<string, string>();
+  /** Where each object was first defined, and whether that definition was kept. */
+  const seen = new Map<string, { at: string; kept: boolean }>();
   const reject = (kind: string, meta: ObjectMeta, ctx: ReadContext): void => {
     const first = ctx.problems[0];
     rejected.push({
@@ -208,16 +209,30 @@ export function readResources(docs: readonly YamlDoc[]): {
     }
     const identity = `${kind} ${meta.namespace}/${meta.name}`;
     const first = seen.get(identity);
-    if (first !== undefined) {
+    if (first?.kept === true) {
       ctx.fail(
         ['metadata', 'name'],
         'POLICY_DUPLICATE_OBJECT',
-        `${ctx.object} is defined twice; the first definition (${first}) is used`,
+        `${ctx.object} is defined twice; the first definition (${first.at}) is used`,
       );
       problems.push(...ctx.problems);
       continue;
     }
-    seen.set(identity, `${meta.at.file}:${meta.at.line}`);
+    if (first !== undefined) {
+      // The first definition was rejected, so it cannot be "the one used": this one is read
+      // (as applying both files would leave it in the cluster), and the duplicate still reported.
+      problems.push({
+        severity: 'error',
+        code: 'POLICY_DUPLICATE_OBJECT',
+        object: ctx.object,
+        file: doc.file,
+        line: doc.lineOf(['metadata', 'name']),
+        path: 'metadata.name',
+        message: `${ctx.object} is defined twice; the first definition (${first.at}) has errors and is left out, so this one is used`,
+      });
+    }
+    const entry = { at: `${meta.at.file}:${meta.at.line}`, kept: false };
+    if (first === undefined) seen.set(identity, entry);
     let kept = true;
     // Namespaces and Pods are read whole (readers never return undefined for them); like the
     // others, one with an error is left out, as the API server would refuse it.
@@ -264,6 +279,8 @@ export function readResources(docs: readonly YamlDoc[]): {
         break;
     }
     if (!kept) reject(kind, meta, ctx);
+    else if (first === undefined) entry.kept = true;
+    else seen.set(identity, { at: entry.at, kept: true });
     problems.push(...ctx.problems);
   }
   for (const list of Object.values(out) as {
