@@ -232,3 +232,23 @@ test('a scope that pins anchord.expose to a value no backend can have overlaps n
   );
   assert.ok(matchesWitness('anchord.expose=tcp/443', report.overlaps[0]?.witness ?? {}));
 });
+
+test('env_file is reported as not followed (a warning at its line), never silently ignored', () => {
+  const report = check({
+    'compose.yaml': `services:
+  anchor:
+    command: network-anchor
+    env_file: [anchor.env]
+`,
+  });
+  assert.deepEqual(
+    report.warnings.map((w) => [w.code, w.service, w.line]),
+    [['ANCHOR_COMPOSE_UNSUPPORTED', 'anchor', 4]],
+  );
+  assert.match(report.warnings[0]?.message ?? '', /"env_file" is not followed/);
+  // The anchor's missing scope is still an error: the warning says why it may be wrong.
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.service]),
+    [['ANCHOR_INVALID_CONFIG', 'anchor']],
+  );
+});

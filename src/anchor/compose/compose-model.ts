@@ -9,10 +9,11 @@
  * `${VAR-def}`, `${VAR:?msg}`, `$$`) are interpolated from the variables given (the shell
  * environment over the project's `.env`).
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Document, Node, Pair, YAMLMap } from 'yaml';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import type { Document, Node } from 'yaml';
 import { compareStrings } from '../../selector/index.js';
 import { interpolate, normalizeProjectName, splitCommand } from './compose-text.js';
+import { effectivePairs, pairKeyOf, pairValue, scalarText } from './yaml-pairs.js';
 
 /** A value and where it was written. */
 export interface Located<T> {
@@ -78,64 +79,6 @@ interface MutableService {
   command: Located<readonly string[]> | undefined;
   networks: Set<string>;
   networkMode: string | undefined;
-}
-
-/**
- * A mapping's pairs with YAML merge keys (`<<: *base`, `<<: [*a, *b]`) resolved as Compose does:
- * own keys win, then earlier merge sources. The returned pairs keep their source positions.
- */
-function isMergeKey(key: unknown): boolean {
-  // With `merge: true` the yaml package marks the key with a symbol whose description is `<<`.
-  if (!isScalar(key)) return false;
-  const value: unknown = key.value;
-  return value === '<<' || (typeof value === 'symbol' && value.description === '<<');
-}
-
-function effectivePairs(
-  map: YAMLMap,
-  doc: Document,
-  visited: Set<YAMLMap> = new Set(),
-  depth = 0,
-): Pair[] {
-  visited.add(map);
-  const own = map.items.filter((pair) => !isMergeKey(pair.key));
-  const seen = new Set(own.map((pair) => scalarText(pair.key)));
-  const out = [...own];
-  if (depth > 16) return out;
-  for (const pair of map.items) {
-    if (!isMergeKey(pair.key)) continue;
-    const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
-    for (const source of sources) {
-      const resolved = isAlias(source) ? source.resolve(doc) : source;
-      // Each mapping is merged once per lookup: repeated or cyclic aliases (a "billion laughs"
-      // built from merge keys) cannot multiply the work.
-      if (!isMap(resolved) || visited.has(resolved)) continue;
-      for (const inherited of effectivePairs(resolved, doc, visited, depth + 1)) {
-        const key = scalarText(inherited.key);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push(inherited);
-      }
-    }
-  }
-  return out;
-}
-
-function pairKeyOf(pairs: readonly Pair[], key: string): unknown {
-  return pairs.find((pair) => scalarText(pair.key) === key)?.key;
-}
-
-function pairValue(pairs: readonly Pair[], key: string): unknown {
-  return pairs.find((pair) => scalarText(pair.key) === key)?.value;
-}
-
-function scalarText(node: unknown): string | undefined {
-  if (!isScalar(node)) return undefined;
-  const value = node.value;
-  if (value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
 }
 
 /**
@@ -349,6 +292,16 @@ export function loadComposeProject(
           'ANCHOR_COMPOSE_UNSUPPORTED',
           `service ${JSON.stringify(name)}: "extends" is not followed by the anchor check; its labels and environment are not seen`,
           pairKeyOf(bodyPairs, 'extends'),
+          name,
+        );
+      }
+      const envFileNode = body.get('env_file');
+      if (envFileNode !== undefined && envFileNode !== null) {
+        issue(
+          'warning',
+          'ANCHOR_COMPOSE_UNSUPPORTED',
+          `service ${JSON.stringify(name)}: "env_file" is not followed by the anchor check; variables set only there are not seen (set ANCHORD_* under "environment")`,
+          pairKeyOf(bodyPairs, 'env_file'),
           name,
         );
       }
