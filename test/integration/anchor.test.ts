@@ -15,6 +15,10 @@
  * Backends route replies through their anchor (default route via its transit address), since
  * the client's source address is preserved. Traffic goes only to these containers; every wait
  * is bounded.
+ *
+ * Scenarios (1)-(7) are the issue's; (8) IPv6 end to end, (9) the health and metrics endpoints
+ * of a running anchor (anchor-l serves them on its loopback), (10) hairpin and egress
+ * masquerade.
  */
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
