@@ -8,7 +8,6 @@
  * 3. Every resource document belongs to the nearest Layer in its own directory or a parent.
  * 4. Order is deterministic: layers by precedence then file path; resources by type then name.
  */
-import picomatch from 'picomatch';
 import { compareStrings } from '../../selector/index.js';
 import { RESOURCE_TYPES } from '../model.js';
 import type {
@@ -20,6 +19,7 @@ import type {
   ResourceDoc,
   ResourceType,
 } from '../model.js';
+import { excludeMatcher } from './exclude-globs.js';
 import { parseDocument } from './parse-document.js';
 import type { ParsedDoc } from './parse-document.js';
 import { readYaml } from './yaml-values.js';
@@ -81,20 +81,6 @@ interface FleetCandidate {
 function excludeOf(candidate: FleetCandidate): string[] {
   const parsed = parseDocument(candidate.doc).doc;
   return parsed?.type === 'Fleet' ? [...parsed.exclude] : [];
-}
-
-/**
- * Whether a path relative to the root is excluded: globs match segment-wise (picomatch's `*`
- * stays in one segment), and a matched directory excludes everything below it.
- */
-function excludeMatcher(exclude: readonly string[]): (path: string) => boolean {
-  if (exclude.length === 0) return () => false;
-  const excluded = picomatch([...exclude], { dot: true });
-  return (path) => {
-    const parts = path.split('/');
-    for (let i = 1; i <= parts.length; i++) if (excluded(parts.slice(0, i).join('/'))) return true;
-    return false;
-  };
 }
 
 /** Whether every other Fleet document lies in a file below `root`'s directory that it excludes. */

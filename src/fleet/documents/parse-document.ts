@@ -13,6 +13,7 @@ import {
 import type { Selector } from '../../selector/index.js';
 import { DOCUMENT_TYPES, EDGE_KINDS, RESOURCE_TYPES } from '../model.js';
 import type { DesiredField, DocumentType, EdgeKind, EdgeRef, ResourceType } from '../model.js';
+import { excludePatternProblem } from './exclude-globs.js';
 import { RESOURCE_SPECS } from './resource-fields.js';
 import { NAME_RULE, isValidName, parseRef } from './text-rules.js';
 import { readField } from './read-field.js';
@@ -178,8 +179,15 @@ function readExclude(root: YamlMap, fail: Fail): string[] {
   }
   const out: string[] = [];
   for (const item of entry.value.items) {
+    const problem = item.kind === 'scalar' ? excludePatternProblem(item.text) : undefined;
     if (item.kind !== 'scalar' || item.text === '')
       fail(item.line, 'exclude entries must be glob patterns', 'FLEET_INVALID_FIELD');
+    else if (problem !== undefined)
+      fail(
+        item.line,
+        `exclude pattern ${JSON.stringify(item.text)} ${problem}`,
+        'FLEET_INVALID_FIELD',
+      );
     else out.push(item.text);
   }
   return out;
