@@ -145,6 +145,11 @@ export interface ParentRef {
   readonly name: string;
   readonly inbound: boolean;
   readonly ignoredBecause?: string;
+  /**
+   * The ref gives neither group nor kind, so by the Gateway API defaults it names a Gateway.
+   * Reported only when a Server of that name exists (the user most likely meant it).
+   */
+  readonly defaultKind?: boolean;
   readonly at: Location;
 }
 

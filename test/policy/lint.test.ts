@@ -54,6 +54,14 @@ const cases: {
     mentions: ['sets port'],
   },
   {
+    dir: 'route-parent-default-kind',
+    code: 'POLICY_ROUTE_PARENT_IGNORED',
+    severity: 'warning',
+    line: 14,
+    object: 'HTTPRoute ns/api',
+    mentions: ['no group or kind', 'Gateway'],
+  },
+  {
     dir: 'server-overlap',
     code: 'POLICY_SERVER_OVERLAP',
     severity: 'warning',

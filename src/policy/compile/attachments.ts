@@ -117,6 +117,11 @@ export class Attachments {
     const candidates = new Map<string, HttpRoute[]>();
     for (const route of routes) {
       for (const parent of route.parents) {
+        if (parent.defaultKind === true) {
+          // A Gateway parent is none of our business, unless a Server of that name exists.
+          if (!this.servers.has(key(route.meta.namespace, parent.name))) continue;
+          if (route.parents.some((p) => p.inbound && p.name === parent.name)) continue;
+        }
         if (!parent.inbound) {
           this.statuses.push({
             route,

@@ -38,16 +38,32 @@ function readParents(ctx: ReadContext, meta: ObjectMeta): ParentRef[] {
   (ctx.list(['spec', 'parentRefs']) ?? []).forEach((_, i) => {
     const base = ['spec', 'parentRefs', i];
     const name = ctx.string([...base, 'name'], { required: true, nonEmpty: true });
-    const group = ctx.string([...base, 'group']) ?? 'gateway.networking.k8s.io';
-    const kind = ctx.string([...base, 'kind']) ?? 'Gateway';
+    const writtenGroup = ctx.string([...base, 'group']);
+    const writtenKind = ctx.string([...base, 'kind']);
+    const group = writtenGroup ?? 'gateway.networking.k8s.io';
+    const kind = writtenKind ?? 'Gateway';
     if (name === undefined) return;
+    if (writtenGroup === undefined && writtenKind === undefined) {
+      // `parentRefs: [{ name: web }]` means a Gateway; kept so the linter can ask whether the
+      // Server of that name was meant (it never is attached this way).
+      parents.push({
+        name,
+        inbound: false,
+        defaultKind: true,
+        ignoredBecause:
+          'it gives no group or kind, so it names a Gateway (the Gateway API default), not a Server',
+        at: ctx.at(base),
+      });
+      return;
+    }
     // Only Servers are inbound parents; Gateways and Services belong to other controllers.
     if (kind !== 'Server') return;
     if (group !== 'policy.linkerd.io') {
       ctx.fail(
         [...base, 'group'],
         'POLICY_INVALID_PARENT',
-        `a Server parentRef needs group policy.linkerd.io, found ${JSON.stringify(group)}`,
+        `a Server parentRef needs group policy.linkerd.io, found ${writtenGroup === undefined ? 'none (the default is gateway.networking.k8s.io)' : JSON.stringify(group)}`,
+        'set group: policy.linkerd.io',
       );
       return;
     }
