@@ -165,6 +165,20 @@ const errors: {
     env_: 'ANCHORD_METRICS_ADDR',
   },
   {
+    name: 'poll interval below 100 ms',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '99ms' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_POLL_INTERVAL',
+    message: 'poll interval "99ms" is out of range (100ms to 24 days)',
+  },
+  {
+    name: 'poll interval beyond what a Node.js timer holds',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '600h' },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_POLL_INTERVAL',
+    message: 'poll interval "600h" is out of range (100ms to 24 days)',
+  },
+  {
     name: 'DOCKER_HOST ssh',
     env: { ANCHORD_PROJECT: 'p', DOCKER_HOST: 'ssh://me@host' },
     code: 'ANCHOR_INVALID_CONFIG',
@@ -180,6 +194,17 @@ for (const row of errors) {
     if (row.message !== undefined) assert.equal(error.message, row.message);
   });
 }
+
+test('poll interval bounds: 100ms and 24 days are accepted', () => {
+  assert.equal(
+    loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '100ms' }).config.pollIntervalMs,
+    100,
+  );
+  assert.equal(
+    loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_POLL_INTERVAL: '576h' }).config.pollIntervalMs,
+    576 * 3_600_000,
+  );
+});
 
 test('valid variants of every variable', () => {
   const { config } = loadConfig({
