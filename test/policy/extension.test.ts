@@ -199,6 +199,33 @@ describe('extension: route groups, bindings and classes', () => {
     assert.equal(d.rewrite?.policy, 'headerrewritepolicy/younger');
   });
 
+  it('matched template parameters are request labels: path.http.linkerd.io/<param>', () => {
+    const byParam = model(
+      pod() +
+        server('web', { access: 'all-unauthenticated' }) +
+        groups.replace(
+          /kind: HeaderRewritePolicy[\s\S]*$/,
+          `kind: HeaderRewritePolicy
+metadata: { name: book-42, namespace: ns }
+spec:
+  targetRef: { kind: HttpRouteBinding, name: web-routes }
+  rules:
+    - set: { x-book: answer }
+      match:
+        - { label: { key: path.http.linkerd.io/book-id, op: In, values: ["42"] } }
+        - { label: { key: http.linkerd.io/path, op: In, values: [/books/:book-id] } }
+---`,
+        ),
+    );
+    const hit = ask(byParam, { path: '/books/42' });
+    assert.equal(hit.route, 'books:GET /books/:book-id');
+    assert.equal(hit.rewrite?.policy, 'headerrewritepolicy/book-42');
+    assert.deepEqual({ ...hit.rewrite?.set }, { 'x-book': 'answer' });
+    const other = ask(byParam, { path: '/books/7' });
+    assert.equal(other.route, 'books:GET /books/:book-id');
+    assert.equal(other.rewrite, undefined);
+  });
+
   it('derived route labels are on every route', () => {
     const pod = m.pod('ns', 'pod');
     assert.ok(pod);
