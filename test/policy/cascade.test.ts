@@ -122,6 +122,27 @@ spec:
     );
   });
 
+  it('a ServerAuthorization selecting no Server mentions the rejected ones', () => {
+    const { lint } = findings(
+      [
+        BAD_SERVER,
+        `
+apiVersion: policy.linkerd.io/v1beta1
+kind: ServerAuthorization
+metadata: { name: by-selector, namespace: ns }
+spec:
+  server: { selector: {} }
+  client: { unauthenticated: true }
+---`,
+      ].join('\n'),
+    );
+    assert.deepEqual(codes(lint), ['POLICY_TARGET_MISSING']);
+    assert.match(
+      lint[0]?.message ?? '',
+      /^server selector \{\} \(every Server\) selects none of the Servers of namespace ns, so this ServerAuthorization authorizes nothing \(1 Server\(s\) of the namespace have errors and were not considered\)$/,
+    );
+  });
+
   it('a Server that is truly absent is still reported as missing', () => {
     const { lint } = findings(
       [pod(), route('api', 'nowhere', '[{ matches: [{ path: { value: /api } }] }]')].join('\n'),

@@ -141,13 +141,14 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
       (s) => s.meta.namespace === sa.meta.namespace && matches(selector, s.meta.labels),
     );
     if (any) continue;
+    const rejected = model.attachments.rejections.inNamespace('Server', sa.meta.namespace).length;
     out.push({
       severity: 'warning',
       code: 'POLICY_TARGET_MISSING',
       object: objectName(sa.meta),
       file: sa.meta.at.file,
       line: sa.meta.at.line,
-      message: `server selector ${formatSelector(selector) || '(nothing)'} selects none of the Servers of namespace ${sa.meta.namespace}, so this ServerAuthorization authorizes nothing`,
+      message: `server selector ${formatSelector(selector) || '{} (every Server)'} selects none of the Servers of namespace ${sa.meta.namespace}, so this ServerAuthorization authorizes nothing${rejected > 0 ? ` (${rejected} Server(s) of the namespace have errors and were not considered)` : ''}`,
     });
   }
   return out;

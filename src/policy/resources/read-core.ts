@@ -13,6 +13,7 @@ import type {
 } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
 import { isRecord } from './read-context.js';
+import { formatPath } from './yaml-docs.js';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** An IANA service name, the form of a named container port. */
@@ -93,7 +94,7 @@ export function readPort(
 ): number | string | undefined {
   const value = ctx.get(path);
   if (value === undefined || value === null) {
-    if (required) ctx.fail(path, 'POLICY_MISSING_FIELD', `${path.join('.')} is required`);
+    if (required) ctx.fail(path, 'POLICY_MISSING_FIELD', `${formatPath(path)} is required`);
     return undefined;
   }
   if (typeof value === 'number') {
