@@ -19,7 +19,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --ignore-scripts
+# tsconfig.json sets noEmit (the repository typechecks in place), so emit dist/ explicitly.
+RUN npx tsc -p tsconfig.build.json --noEmit false && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 RUN apt-get update \
@@ -33,8 +34,9 @@ COPY bin ./bin
 RUN printf '#!/bin/sh\nexec node /app/bin/labelwise.js anchor run "$@"\n' >/usr/local/bin/network-anchor \
   && chmod 0755 /usr/local/bin/network-anchor
 ENV NODE_ENV=production
-# /readyz answers 200 once the tables are installed and a reconcile succeeded (default address).
+# /readyz answers 200 once the tables are installed and a reconcile succeeded. The check asks
+# the address ANCHORD_METRICS_ADDR names (loopback for a wildcard); with "" it has nothing to ask.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9090/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "/app/dist/anchor/adapters/healthcheck.js"]
 STOPSIGNAL SIGTERM
 CMD ["network-anchor"]
