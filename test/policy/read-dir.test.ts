@@ -1,6 +1,6 @@
 // The filesystem edge: which files are read, in what order, with which names.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -49,4 +49,17 @@ test('a missing directory is unavailable (exit 3), not a crash', async () => {
       error.code === 'POLICY_UNREADABLE' &&
       error.kind === 'unavailable',
   );
+});
+
+test('a device that never ends is refused at the size limit, not read for ever', async (t) => {
+  if (!existsSync('/dev/zero')) {
+    t.skip('no /dev/zero on this system');
+    return;
+  }
+  const loaded = await loadPolicyDir('/dev/zero', { root: '/dev' });
+  assert.deepEqual(
+    loaded.problems.map((p) => [p.code, p.file]),
+    [['POLICY_FILE_TOO_LARGE', 'zero']],
+  );
+  assert.match(loaded.problems[0]?.message ?? '', /larger than the limit/);
 });

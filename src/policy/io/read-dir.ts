@@ -2,7 +2,7 @@
  * The filesystem edge of `src/policy`: find the YAML files of a policy directory and parse them.
  * Everything after this is pure.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { LabelwiseError } from '../../errors.js';
 import { compareStrings } from '../../selector/index.js';
@@ -34,6 +34,30 @@ async function listYaml(dir: string): Promise<string[]> {
     }
   }
   return out;
+}
+
+/**
+ * Reads a file as UTF-8, or undefined when it holds more than {@link MAX_FILE_BYTES}. Reads in
+ * chunks and stops past the limit, so a device or pipe given as the file (`/dev/zero`, whose
+ * size says 0) cannot exhaust memory.
+ */
+async function readBounded(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > MAX_FILE_BYTES) return undefined;
+      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Options for {@link loadPolicyDir}. */
@@ -71,20 +95,24 @@ export async function loadPolicyDir(
   for (const file of files) {
     const name = relative(root, file).split(sep).join('/') || file;
     names.push(name);
-    let text: string;
+    let text: string | undefined;
     try {
       const info = await stat(file);
-      if (info.size > MAX_FILE_BYTES) {
+      const size = info.size > MAX_FILE_BYTES ? info.size : undefined;
+      text = size === undefined ? await readBounded(file) : undefined;
+      if (text === undefined) {
         problems.push({
           severity: 'error',
           code: 'POLICY_FILE_TOO_LARGE',
           file: name,
           line: 1,
-          message: `file is ${info.size} bytes; the limit is ${MAX_FILE_BYTES}`,
+          message:
+            size === undefined
+              ? `file is larger than the limit of ${MAX_FILE_BYTES} bytes`
+              : `file is ${size} bytes; the limit is ${MAX_FILE_BYTES}`,
         });
         continue;
       }
-      text = await readFile(file, 'utf8');
     } catch (error) {
       throw new LabelwiseError(
         'POLICY_UNREADABLE',
