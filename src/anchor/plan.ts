@@ -103,7 +103,12 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
       notices.push({
         level: 'warn',
         msg: 'invalid expose labels',
-        attrs: { container: info.name, error: error.message },
+        // The label says which of the two is wrong (the v6 message alone would not).
+        attrs: {
+          container: info.name,
+          label: error.source.label ?? EXPOSE_LABEL,
+          error: error.message,
+        },
       });
       continue;
     }

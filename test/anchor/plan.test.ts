@@ -129,6 +129,10 @@ test('invalid expose labels: warning, container skipped, others unaffected', () 
       ['warn', 'invalid expose labels', 'evil-v6'],
     ],
   );
+  assert.deepEqual(
+    result.notices.map((n) => n.attrs.label),
+    ['anchord.expose', 'anchord.expose.v6'],
+  );
 });
 
 test('no usable IP: warning and skipped (missing, garbage, or on another network)', () => {
