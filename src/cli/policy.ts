@@ -3,7 +3,7 @@
  * policy from a directory of Kubernetes YAML. Cluster settings come from flags (or
  * `--settings FILE`, which flags override).
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -58,13 +58,40 @@ const SETTING_KEYS = [
   'controlPlaneNamespace',
 ] as const;
 
+/** A settings file is a few lines; more than this is not one (and `/dev/zero` never ends). */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+async function readSmall(file: string, shown: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_SETTINGS_BYTES) {
+        throw new LabelwiseError(
+          'POLICY_INVALID_SETTING',
+          `settings file is larger than ${MAX_SETTINGS_BYTES} bytes`,
+          { file: shown },
+        );
+      }
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readSettings(flags: SettingsFlags, io: CliIO): Promise<SettingsInput> {
   const out: SettingsInput = {};
   if (flags.settings !== undefined) {
     let text: string;
     try {
-      text = await readFile(resolve(io.cwd, flags.settings), 'utf8');
+      text = await readSmall(resolve(io.cwd, flags.settings), flags.settings);
     } catch (error) {
+      if (error instanceof LabelwiseError) throw error;
       throw new LabelwiseError(
         'POLICY_UNREADABLE',
         `cannot read settings file ${flags.settings}: ${(error as NodeJS.ErrnoException).code ?? ''}`,

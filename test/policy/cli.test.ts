@@ -1,7 +1,7 @@
 // `labelwise policy …` in-process through the real dispatcher, on the homelab example.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -362,6 +362,17 @@ describe('labelwise policy compile and lint', () => {
     assert.match(text.err, /^1 problem\(s\) in the input; the objects concerned are left out/);
     assert.match(text.err, /policy\.yaml:12: error POLICY_INVALID_PROTOCOL \[Server ns\/web\]/);
     assert.match(text.out, /not considered: Server ns\/web is invalid/);
+  });
+
+  it('a settings file that never ends is refused, not read for ever', async (t) => {
+    if (!existsSync('/dev/zero')) {
+      t.skip('no /dev/zero on this system');
+      return;
+    }
+    const r = await cli('lint', DIR, '--settings', '/dev/zero', '--json');
+    assert.equal(r.code, 1);
+    const body = JSON.parse(r.out) as { error: { code: string; file: string } };
+    assert.deepEqual([body.error.code, body.error.file], ['POLICY_INVALID_SETTING', '/dev/zero']);
   });
 
   it('an unreadable directory exits 3', async () => {
