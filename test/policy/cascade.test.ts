@@ -227,6 +227,36 @@ describe('dependents of other rejected objects', () => {
     );
   });
 
+  it('an invalid HTTPRoute: policies targeting it are told so', () => {
+    const yaml = [
+      pod(),
+      server('web'),
+      route('api', 'web', '[{ matches: [{ path: { type: RegularExpression, value: "/(" } }] }]'),
+      policy('api-clients', { kind: 'HTTPRoute', name: 'api' }, []),
+      extension(
+        'TimeoutPolicy',
+        'api-slow',
+        '  targetRef: { kind: HTTPRoute, name: api }\n  timeout: 1s',
+      ),
+    ].join('\n');
+    const { load: problems, lint } = findings(yaml);
+    assert.deepEqual(codes(problems), ['POLICY_INVALID_REGEX']);
+    assert.deepEqual(
+      lint.map((f) => [f.code, f.object]),
+      [
+        ['POLICY_REF_INVALID', 'AuthorizationPolicy ns/api-clients'],
+        ['POLICY_REF_INVALID', 'TimeoutPolicy ns/api-slow'],
+      ],
+    );
+    for (const f of lint)
+      assert.match(
+        f.message,
+        new RegExp(
+          `^target HTTPRoute ns/api is invalid \\(see its error at inline\\.yaml:${lineOf(yaml, '"/("')}\\)`,
+        ),
+      );
+  });
+
   it('a rejected Pod: decide names its error instead of listing other pods', () => {
     const yaml = [pod({ name: 'good' }), pod({ name: 'bad', ports: [['http', 70000]] })].join('\n');
     const { model, problems } = load(yaml);
