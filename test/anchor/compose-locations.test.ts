@@ -252,3 +252,29 @@ test('env_file is reported as not followed (a warning at its line), never silent
     [['ANCHOR_INVALID_CONFIG', 'anchor']],
   );
 });
+
+test('an unclaimed backend says when an anchor with an invalid scope may be the cause', () => {
+  const report = check({
+    'compose.yaml': `services:
+  anchor:
+    environment:
+      ANCHORD_LABEL_SELECTOR: "role"
+  web:
+    labels: { role: x, anchord.expose: tcp/80 }
+`,
+  });
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.line]),
+    [['SELECTOR_EQUALITY_MISSING_EQUALS', 4]],
+  );
+  assert.deepEqual(
+    report.warnings.map((w) => [w.code, w.line, w.message]),
+    [
+      [
+        'ANCHOR_UNCLAIMED_BACKEND',
+        6,
+        'backend "web" has anchord.expose but no anchor in this project claims it ("anchor" has an invalid scope and claims nothing)',
+      ],
+    ],
+  );
+});

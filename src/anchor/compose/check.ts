@@ -136,6 +136,8 @@ export function checkAnchors(
     readonly variable: string;
   }
   const anchors: Anchor[] = [];
+  /** Anchors whose scope is invalid: they claim nothing until it is fixed. */
+  const unscoped: string[] = [];
   const configIssue = (service: ComposeService, error: LabelwiseError): ComposeIssue => {
     const key = error.source.env;
     return {
@@ -172,6 +174,7 @@ export function checkAnchors(
         configError.code === error.code &&
         configError.source.env === error.source.env;
       if (!same) issues.push(configIssue(service, error));
+      unscoped.push(service.name);
     }
   }
 
@@ -278,7 +281,12 @@ export function checkAnchors(
     issues.push({
       severity: 'warning',
       code: 'ANCHOR_UNCLAIMED_BACKEND',
-      message: `backend ${JSON.stringify(backend.service.name)} has ${EXPOSE_LABEL} but no anchor in this project claims it`,
+      message:
+        `backend ${JSON.stringify(backend.service.name)} has ${EXPOSE_LABEL} but no anchor in this project claims it` +
+        // Say so when the cause may be an anchor whose scope is already reported as an error.
+        (unscoped.length > 0
+          ? ` (${unscoped.map((n) => JSON.stringify(n)).join(', ')} ${unscoped.length === 1 ? 'has' : 'have'} an invalid scope and claim${unscoped.length === 1 ? 's' : ''} nothing)`
+          : ''),
       service: backend.service.name,
       ...at(backend.service, EXPOSE_LABEL),
     });
