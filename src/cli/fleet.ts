@@ -327,14 +327,21 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
         printJson(io, report);
         return;
       }
-      for (const [label, fleet] of [
-        [flags.from, before],
-        [flags.to ?? 'the working tree', after],
+      for (const [label, fleet, isRevision] of [
+        [flags.from, before, true],
+        [flags.to ?? 'the working tree', after, flags.to !== undefined],
       ] as const) {
         const errors = fleet.problems.filter((p) => p.severity === 'error').length;
-        if (errors > 0)
+        const rootless = fleet.problems.find(
+          (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
+        );
+        if (rootless !== undefined)
           io.stderr(
-            `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate\n`,
+            `note: at ${label}, ${rootless.code === 'FLEET_NO_FLEET' ? `${repo} holds no Fleet document` : `${repo} holds more than one Fleet document`}, so no host is resolved there\n`,
+          );
+        else if (errors > 0)
+          io.stderr(
+            `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate${isRevision ? ` on a checkout of ${label}` : ''}\n`,
           );
         // A Host whose document has errors is not resolved, so it would read as removed or added.
         const broken = [...fleet.invalidHosts.keys()].sort();

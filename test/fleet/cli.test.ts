@@ -462,3 +462,78 @@ test('affected: a host whose document breaks is named, not silently shown as rem
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('affected: a missing directory or a file is named as such, never as a missing git', async () => {
+  // regression: a missing directory read as "git is not installed", a file as an internal error.
+  const missing = await cli('affected', '/nonexistent/fleet', '--from', 'HEAD');
+  assert.equal(missing.code, 3);
+  assert.match(
+    missing.err,
+    /FLEET_UNREADABLE: cannot read \/nonexistent\/fleet: no such file or directory/,
+  );
+  const file = await cli('affected', `${EXAMPLE}/fleet.yaml`, '--from', 'HEAD');
+  assert.equal(file.code, 1);
+  assert.match(file.err, /FLEET_NOT_A_DIRECTORY/);
+  assert.doesNotMatch(file.err, /internal error/);
+});
+
+test('affected: outside git, and at a revision without the fleet, the reason is given', async (t) => {
+  const missing = gitAvailable();
+  if (missing !== undefined) {
+    t.skip(missing);
+    return;
+  }
+  const dir = tempTree({ 'README.md': 'x\n' });
+  const git = (...args: string[]): void => {
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        ...args,
+      ],
+      { cwd: dir, stdio: 'ignore' },
+    );
+  };
+  try {
+    const outside = await cli('affected', dir, '--from', 'HEAD');
+    assert.equal(outside.code, 1);
+    assert.match(outside.err, /FLEET_GIT_FAILED: .* is not inside a git repository/);
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '-m', 'before the fleet');
+    mkdirSync(join(dir, 'fleet'));
+    writeFileSync(join(dir, 'fleet/fleet.yaml'), FLEET);
+    writeFileSync(join(dir, 'fleet/hosts.yaml'), host('a'));
+    const r = await cli('affected', join(dir, 'fleet'), '--from', 'HEAD');
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^1 of 1 host affected\n/);
+    assert.match(
+      r.err,
+      /note: at HEAD, .*fleet holds no Fleet document, so no host is resolved there\n/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('validate: the fleet directory may be a symbolic link', async (t) => {
+  const dir = tempTree({ 'real/fleet.yaml': FLEET, 'real/h.yaml': host('h') });
+  try {
+    try {
+      symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    } catch (error) {
+      t.skip(`cannot create symlinks here: ${(error as Error).message}`);
+      return;
+    }
+    const r = await cli('validate', join(dir, 'link'));
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'resolved 1 host, 0 errors\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

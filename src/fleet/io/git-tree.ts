@@ -7,11 +7,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { LabelwiseError } from '../../errors.js';
 import { isCandidate } from '../documents/load-fleet.js';
-import { MAX_FILE_BYTES } from './read-tree.js';
+import { MAX_FILE_BYTES, assertDirectory } from './read-tree.js';
 import type { FleetTree } from './read-tree.js';
 
 function git(cwd: string, args: readonly string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    // The callback gets spawn failures too (ENOENT: no git); the directory was checked first.
     execFile(
       'git',
       [...args],
@@ -46,7 +47,20 @@ function git(cwd: string, args: readonly string[]): Promise<Buffer> {
 
 /** The repository top level and `dir`'s path inside it (`''` or ending in `/`). */
 async function locate(dir: string): Promise<{ top: string; prefix: string }> {
-  const out = (await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']))
+  // Checked first: git run in a missing directory fails as if git itself were missing.
+  await assertDirectory(dir);
+  const out = (
+    await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']).catch((error: unknown) => {
+      if (error instanceof LabelwiseError && /not a git repository/.test(error.message))
+        throw new LabelwiseError(
+          'FLEET_GIT_FAILED',
+          `${dir} is not inside a git repository`,
+          { file: dir },
+          '`fleet affected` compares git revisions of a fleet kept in git',
+        );
+      throw error;
+    })
+  )
     .toString('utf8')
     .split('\n');
   return { top: out[0] ?? dir, prefix: out[1] ?? '' };

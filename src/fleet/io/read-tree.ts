@@ -2,7 +2,7 @@
  * Reads a fleet directory from disk: every YAML file below it, skipping version-control and
  * dependency directories and never following symbolic links (a link loop must not hang us).
  */
-import { lstat, readFile, readdir } from 'node:fs/promises';
+import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LabelwiseError } from '../../errors.js';
 import { SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
@@ -19,25 +19,40 @@ export interface FleetTree {
 }
 
 /**
- * Every YAML file under `dir`, paths relative to it with `/`, and the paths of all other files.
- * Throws an `unavailable` LabelwiseError when `dir` cannot be read, and an input error for an
- * oversized file.
+ * Checks that `dir` is a directory. The directory the user names may itself be a symbolic link
+ * (only links inside the tree are never followed). Throws `FLEET_NOT_A_DIRECTORY` (input) or an
+ * `unavailable` `FLEET_UNREADABLE`.
  */
-export async function readFleetFiles(dir: string): Promise<FleetTree> {
+export async function assertDirectory(dir: string): Promise<void> {
+  let info;
   try {
-    const info = await lstat(dir);
-    if (!info.isDirectory())
-      throw new LabelwiseError('FLEET_NOT_A_DIRECTORY', `${dir} is not a directory`, { file: dir });
+    info = await stat(dir);
   } catch (error) {
-    if (error instanceof LabelwiseError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
     throw new LabelwiseError(
       'FLEET_UNREADABLE',
-      `cannot read ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      `cannot read ${dir}: ${code === 'ENOENT' ? 'no such file or directory' : (code ?? String(error))}`,
       { file: dir },
       undefined,
       'unavailable',
     );
   }
+  if (!info.isDirectory())
+    throw new LabelwiseError(
+      'FLEET_NOT_A_DIRECTORY',
+      `${dir} is not a directory`,
+      { file: dir },
+      'name the fleet directory (the one holding the Fleet document), not a file in it',
+    );
+}
+
+/**
+ * Every YAML file under `dir`, paths relative to it with `/`, and the paths of all other files.
+ * Throws an `unavailable` LabelwiseError when `dir` cannot be read, and an input error for an
+ * oversized file.
+ */
+export async function readFleetFiles(dir: string): Promise<FleetTree> {
+  await assertDirectory(dir);
   const files: FleetFile[] = [];
   const paths: string[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
