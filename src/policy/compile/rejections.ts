@@ -43,8 +43,8 @@ export function describeRejected(r: RejectedObject): string {
 
 /**
  * A `POLICY_REF_INVALID` warning on `object` (written at `at`): `what` names the reference
- * (`parent`, `target`, …) and `consequence` says what follows from it being left out. A warning,
- * since the rejected object's own error already fails the lint.
+ * (`parent`, `target`, …) and `consequence` says what follows from it being left out. A warning:
+ * the finding to act on is the rejected object's own (an error, or the apiVersion warning).
  */
 export function refInvalid(
   object: string,
@@ -60,6 +60,5 @@ export function refInvalid(
     file: at.file,
     line: at.line,
     message: `${what} ${describeRejected(target)}, so ${consequence}`,
-    hint: 'fix the error of the object referred to; this finding then goes away',
   };
 }

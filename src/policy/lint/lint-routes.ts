@@ -35,7 +35,6 @@ export function lintRouteStatus(model: PolicyModel): PolicyProblem[] {
         file: s.at.file,
         line: s.at.line,
         message: `${s.reason}, so the route does not apply there`,
-        hint: 'fix the error of the object referred to; this finding then goes away',
       });
       continue;
     }
