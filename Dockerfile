@@ -19,8 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# tsconfig.json sets noEmit (the repository typechecks in place), so emit dist/ explicitly.
-RUN npx tsc -p tsconfig.build.json --noEmit false && npm prune --omit=dev --ignore-scripts
+RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
 RUN apt-get update \
