@@ -537,3 +537,51 @@ test('validate: the fleet directory may be a symbolic link', async (t) => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a YAML file that is a symbolic link is not read, and a warning says so', async (t) => {
+  const dir = tempTree({
+    'shared/hosts.yaml': host('other'),
+    'fleet/fleet.yaml': FLEET,
+    'fleet/h.yaml': host('h'),
+  });
+  try {
+    try {
+      symlinkSync(join(dir, 'shared/hosts.yaml'), join(dir, 'fleet/linked.yaml'));
+    } catch (error) {
+      t.skip(`cannot create symlinks here: ${(error as Error).message}`);
+      return;
+    }
+    const r = await cli('validate', join(dir, 'fleet'));
+    assert.equal(r.code, 0, r.err);
+    assert.equal(
+      r.out,
+      'linked.yaml: warning: linked.yaml is a symbolic link and is not read; keep fleet documents in the repository as files\n1 warning\nresolved 1 host, 0 errors\n',
+    );
+    if (gitAvailable() !== undefined) return;
+    // At a git revision the link is a blob holding its target's name: also not read as YAML.
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['commit', '-q', '-m', 'one'],
+    ])
+      execFileSync(
+        'git',
+        [
+          '-c',
+          'user.name=t',
+          '-c',
+          'user.email=t@example.invalid',
+          '-c',
+          'commit.gpgsign=false',
+          ...args,
+        ],
+        { cwd: dir, stdio: 'ignore' },
+      );
+    const affected = await cli('affected', join(dir, 'fleet'), '--from', 'HEAD');
+    assert.equal(affected.code, 0, affected.err);
+    assert.equal(affected.err, '');
+    assert.match(affected.out, /^0 of 1 host affected\n/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -40,6 +40,12 @@ export interface LoadOptions {
    * `template` paths are checked to exist. Default: unknown, no check.
    */
   readonly paths?: Iterable<string>;
+  /**
+   * YAML files of the directory that are symbolic links (relative with `/`). They are never
+   * read; each one under the root and not excluded gets a `FLEET_SYMLINK_SKIPPED` warning.
+   * Default: none.
+   */
+  readonly links?: Iterable<string>;
 }
 
 /** Directory names never descended into. */
@@ -208,6 +214,18 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       else if (result.doc === undefined && result.type === 'Host' && result.name !== undefined)
         invalidHosts.set(result.name, { file: path, line: doc.line });
     }
+  }
+
+  for (const link of options.links ?? []) {
+    if (!link.startsWith(prefix) || !isCandidate(link)) continue;
+    const path = link.slice(prefix.length);
+    if (isExcluded(path)) continue;
+    problems.push({
+      severity: 'warning',
+      code: 'FLEET_SYMLINK_SKIPPED',
+      file: path,
+      message: `${path} is a symbolic link and is not read; keep fleet documents in the repository as files`,
+    });
   }
 
   // Names are unique per type (Datum forgets to check).

@@ -111,16 +111,22 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
   ).toString('utf8');
   const blobs: { path: string; sha: string }[] = [];
   const paths: string[] = [];
+  const links: string[] = [];
   for (const line of listing.split('\u0000')) {
     // `<mode> SP <type> SP <object> SP+ <size> TAB <path>`
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
-    const [, type, sha, size] = line.slice(0, tab).split(/ +/);
+    const [mode, type, sha, size] = line.slice(0, tab).split(/ +/);
     const path = line.slice(tab + 1);
     if (type !== 'blob' || sha === undefined || !path.startsWith(prefix)) continue;
     const rel = path.slice(prefix.length);
     paths.push(rel);
     if (!isCandidate(rel)) continue;
+    // A symbolic link is a blob holding the target's name: never read, as on disk.
+    if (mode === '120000') {
+      links.push(rel);
+      continue;
+    }
     if (Number(size) > MAX_FILE_BYTES)
       throw new LabelwiseError(
         'FLEET_FILE_TOO_LARGE',
@@ -133,7 +139,11 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     top,
     blobs.map((b) => b.sha),
   );
-  return { files: blobs.map((b, i) => ({ path: b.path, bytes: contents[i] as Buffer })), paths };
+  return {
+    files: blobs.map((b, i) => ({ path: b.path, bytes: contents[i] as Buffer })),
+    paths,
+    links,
+  };
 }
 
 /** Reads blobs through one `git cat-file --batch` process, in order. */

@@ -7,11 +7,15 @@ import { readFleetFiles } from './read-tree.js';
 /** Reads and loads the fleet under `dir` (the working tree); `label` names it in messages. */
 export async function loadFleetDir(dir: string, label: string = dir): Promise<Fleet> {
   const tree = await readFleetFiles(dir);
-  return loadFleet(tree.files, { label, paths: tree.paths });
+  return loadFleet(tree.files, { label, paths: tree.paths, links: tree.links });
 }
 
 /** Reads and loads the fleet under `dir` as it was at a git `revision`. */
 export async function loadFleetAt(dir: string, revision: string): Promise<Fleet> {
   const tree = await readFleetFilesAt(dir, revision);
-  return loadFleet(tree.files, { label: `${dir} at ${revision}`, paths: tree.paths });
+  return loadFleet(tree.files, {
+    label: `${dir} at ${revision}`,
+    paths: tree.paths,
+    links: tree.links,
+  });
 }

@@ -16,6 +16,8 @@ export interface FleetTree {
   readonly files: FleetFile[];
   /** Every file (any kind), relative with `/`; `source:`/`template:` are checked against it. */
   readonly paths: string[];
+  /** YAML files that are symbolic links: never read, reported so they are not missed silently. */
+  readonly links: string[];
 }
 
 /**
@@ -55,6 +57,7 @@ export async function readFleetFiles(dir: string): Promise<FleetTree> {
   await assertDirectory(dir);
   const files: FleetFile[] = [];
   const paths: string[] = [];
+  const links: string[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -74,6 +77,7 @@ export async function readFleetFiles(dir: string): Promise<FleetTree> {
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name)) await walk(join(abs, entry.name), path);
       } else if (entry.isFile() || entry.isSymbolicLink()) paths.push(path);
+      if (entry.isSymbolicLink() && isCandidate(path)) links.push(path);
       if (entry.isFile() && isCandidate(path)) {
         const full = join(abs, entry.name);
         const info = await lstat(full);
@@ -98,5 +102,5 @@ export async function readFleetFiles(dir: string): Promise<FleetTree> {
     }
   };
   await walk(dir, '');
-  return { files, paths };
+  return { files, paths, links };
 }
