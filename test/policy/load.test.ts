@@ -182,6 +182,24 @@ describe('policy admission rules', () => {
     assert.match(problems[0]?.message ?? '', /nests too deeply/);
   });
 
+  it('an unquoted number in an annotation: the pod is left out, and the hint says to quote it', () => {
+    const { model, problems } = load(
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n  annotations:\n    config.linkerd.io/opaque-ports: 3306\n',
+    );
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.line, p.path, p.hint]),
+      [
+        [
+          'POLICY_INVALID_FIELD',
+          7,
+          'metadata.annotations.config.linkerd.io/opaque-ports',
+          'quote the value: "3306"',
+        ],
+      ],
+    );
+    assert.equal(model.pod('ns', 'p'), undefined);
+  });
+
   it('a problem about a whole document has no (empty) path', () => {
     const { problems } = load('- a list\n---\n42\n');
     assert.deepEqual(

@@ -159,6 +159,10 @@ export class ReadContext {
             [...path, key],
             'POLICY_INVALID_FIELD',
             `${formatPath([...path, key])} must be a string, found ${describe(value)}`,
+            // YAML reads `8080`, `true` and `1.0` as a number or boolean; Kubernetes wants text.
+            typeof value === 'number' || typeof value === 'boolean'
+              ? `quote the value: ${JSON.stringify(String(value))}`
+              : undefined,
           );
           continue;
         }
