@@ -171,6 +171,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       message: string;
       severity?: 'error' | 'warning';
     }[],
+    object?: string,
   ): void => {
     for (const p of list)
       problems.push({
@@ -178,6 +179,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         code: p.code,
         file,
         line: p.line,
+        ...(object === undefined ? {} : { object }),
         message: p.message,
       });
   };
@@ -202,7 +204,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     );
     for (const doc of file.yaml.documents) {
       const result = parseDocument(doc);
-      report(path, result.problems);
+      report(path, result.problems, objectOf(result.type, result.name));
       if (result.doc !== undefined && result.doc.type !== 'Fleet')
         located.push({ file: path, parsed: result.doc });
       else if (
@@ -365,6 +367,14 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     invalidHosts,
     ...(listed === undefined ? {} : { files: listed }),
   };
+}
+
+/** What a document problem is about, as far as the header could be read: `File[x]`, `Host h`. */
+function objectOf(type: string | undefined, name: string | undefined): string | undefined {
+  if (type === undefined || name === undefined) return undefined;
+  return (RESOURCE_TYPES as readonly string[]).includes(type)
+    ? `${type}[${name}]`
+    : `${type} ${name}`;
 }
 
 /** Orders problems by file, line, then message, so output is stable. */
