@@ -280,6 +280,16 @@ const rows: Row[] = [
     message: 'precedence must be an integer, got nothing',
   },
   {
+    name: 'Layer: a precedence too large for an exact integer is out of range, not "not an integer"',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': doc('Layer', 'l', 'precedence: 99999999999999999999\n'),
+    },
+    errors: ['l/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+    message:
+      'precedence 99999999999999999999 is out of range; use an integer between -9007199254740991 and 9007199254740991',
+  },
+  {
     name: 'Layer: precedence may be negative',
     files: { 'fleet.yaml': FLEET, 'l/l.yaml': layer('l', -5) },
     errors: [],
@@ -381,6 +391,27 @@ const rows: Row[] = [
       'l/l.yaml': [L0, doc('Group', 'g', 'desired:\n  state: present\n  gid: ten\n')],
     },
     errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+  },
+  {
+    name: 'resource: an integer with leading zeros is refused as such',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, doc('Group', 'g', 'desired:\n  state: present\n  gid: 0100\n')],
+    },
+    errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+    message: 'Group[g].gid must be written without leading zeros, got 0100',
+  },
+  {
+    name: 'resource: an integer too large to hold exactly is out of range',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        L0,
+        doc('Group', 'g', 'desired:\n  state: present\n  gid: 99999999999999999999\n'),
+      ],
+    },
+    errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+    message: 'Group[g].gid is out of range: 99999999999999999999 is not within ±9007199254740991',
   },
   {
     name: 'resource: ids are not negative',

@@ -255,6 +255,12 @@ function readLayer(
       Number.isSafeInteger(Number(value.text))
     )
       precedence = Number(value.text);
+    else if (value.kind === 'scalar' && !value.quoted && /^[-+]?[0-9]+$/.test(value.text))
+      fail(
+        prec.line,
+        `precedence ${value.text} is out of range; use an integer between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+        'FLEET_INVALID_PRECEDENCE',
+      );
     else
       fail(
         prec.line,

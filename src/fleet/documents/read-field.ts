@@ -33,7 +33,17 @@ export function readField(kind: FieldKind, value: YamlValue): ReadField {
         const n = Number(value.text);
         if (Number.isSafeInteger(n) && (kind.min === undefined || n >= kind.min))
           return { ok: true, value: n, templated: false };
-      }
+        if (!Number.isSafeInteger(n))
+          return {
+            ok: false,
+            message: `is out of range: ${value.text} is not within ±${Number.MAX_SAFE_INTEGER}`,
+          };
+      } else if (value.kind === 'scalar' && !value.quoted && /^-?0[0-9]+$/.test(value.text))
+        // `0640`-style integers mean octal to some readers and decimal to others: refuse both.
+        return {
+          ok: false,
+          message: `must be written without leading zeros, got ${value.text}`,
+        };
       return {
         ok: false,
         message: `must be ${kind.min === 0 ? 'a non-negative' : 'an'} integer, got ${describe(value)}`,
