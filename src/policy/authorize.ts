@@ -21,7 +21,7 @@ import type { Address } from './networks.js';
 import { HEADER_PREFIX, PARAM_PREFIX } from './resources/read-extension.js';
 import type { PolicyRequest } from './routes/request.js';
 import { whyNoMatch } from './routes/route-table.js';
-import type { Considered, RouteHit } from './routes/route-table.js';
+import type { Considered, IgnoredPolicy, RouteHit } from './routes/route-table.js';
 import type { Precedence } from './types.js';
 
 /** The client side of a request. */
@@ -128,6 +128,7 @@ export function authorize(
       `protocol ${policy.protocol}: routes do not apply; the connection is authorized as a whole`,
     );
     const winner = firstAdmitting(policy.authorizations, client, note, 'server');
+    if (note !== undefined) noteIgnored(policy.ignored, 'server', note);
     if (winner === undefined) note?.('no authorization admits the connection: refused');
     return decision(
       policy,
@@ -182,6 +183,10 @@ export function authorize(
   const winner =
     firstAdmitting(hit.route.authorizations, client, note, 'route') ??
     firstAdmitting(policy.authorizations, client, note, 'server');
+  if (note !== undefined) {
+    noteIgnored(hit.route.ignored, 'route', note);
+    noteIgnored(policy.ignored, 'server', note);
+  }
   if (winner === undefined) {
     note?.('no authorization admits the client: 403');
     return decision(
@@ -272,6 +277,18 @@ function firstAdmitting(
     );
   }
   return undefined;
+}
+
+/** Trace lines for dropped policies: they were never candidates, so say why they admit nobody. */
+function noteIgnored(
+  ignored: readonly IgnoredPolicy[] | undefined,
+  level: string,
+  note: (line: string) => void,
+): void {
+  for (const i of ignored ?? [])
+    note(
+      `authorization: ${i.name} (${level}) is ignored and admits nobody: ${i.reason} (Linkerd drops such a policy silently)`,
+    );
 }
 
 function pickTimeout(hit: RouteHit, note: Note): string | null {

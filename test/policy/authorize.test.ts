@@ -878,6 +878,44 @@ describe('hostile regular expressions', () => {
   );
 });
 
+describe('a dropped policy is named in the trace (why 403?)', () => {
+  const m = model(
+    pod() +
+      server('web') +
+      route('admin', 'web', `[${prefix('/admin')}]`) +
+      policy('typo', { kind: 'Server', name: 'web' }, [
+        { kind: 'MeshTLSAuthentication', name: 'clinets' },
+      ]) +
+      policy('admins', { kind: 'HTTPRoute', name: 'admin' }, [
+        { kind: 'NetworkAuthentication', name: 'offices' },
+      ]),
+  );
+
+  it('route and Server level, with the missing reference', () => {
+    const d = ask(m, { path: '/admin', identity: ID('frontend') });
+    assert.equal(d.decision, 'deny');
+    const ignored = d.trace.filter((line) => line.includes('is ignored'));
+    assert.deepEqual(ignored, [
+      'authorization: authorizationpolicy/admins (route) is ignored and admits nobody: NetworkAuthentication ns/offices does not exist (Linkerd drops such a policy silently)',
+      'authorization: authorizationpolicy/typo (server) is ignored and admits nobody: MeshTLSAuthentication ns/clinets does not exist (Linkerd drops such a policy silently)',
+    ]);
+    // Before the verdict, so the last line still gives it.
+    assert.equal(d.trace[d.trace.length - 1], 'no authorization admits the client: 403');
+  });
+
+  it('a 404 never reaches authorization; tracing off builds no lines', () => {
+    const d = ask(m, { path: '/other', identity: ID('frontend') });
+    assert.equal(d.decision, 'not-found');
+    assert.equal(
+      d.trace.some((line) => line.includes('is ignored')),
+      false,
+    );
+    const off = ask(m, { path: '/admin', identity: ID('frontend'), trace: false });
+    assert.deepEqual(off.trace, []);
+    assert.equal(off.decision, 'deny');
+  });
+});
+
 describe('policy authorize vectors', () => {
   for (const scenario of scenarios) {
     describe(scenario.name, () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LabelwiseError } from '../../src/errors.js';
-import { decide, lintPolicy } from '../../src/policy/index.js';
+import { decide, lintPolicy, renderModel } from '../../src/policy/index.js';
 import type { PolicyProblem } from '../../src/policy/index.js';
 import { ask, load, mtls, pod, policy, route, server } from './helpers.js';
 
@@ -180,6 +180,25 @@ describe('dependents of other rejected objects', () => {
       identity: 'web.ns.serviceaccount.identity.linkerd.cluster.local',
     });
     assert.equal(d.decision, 'deny');
+  });
+
+  it('compile lists the dropped policy under ignored, with why', () => {
+    const yaml = [
+      pod(),
+      server('web', { access: 'deny' }),
+      mtls('clients', ['Web.Bad']),
+      policy('web-clients', { kind: 'Server', name: 'web' }, [
+        { kind: 'MeshTLSAuthentication', name: 'clients' },
+      ]),
+    ].join('\n');
+    const { model } = load(yaml);
+    const port = renderModel(model).pods[0]?.ports as Record<string, unknown>[];
+    assert.deepEqual(port[0]?.ignored, [
+      {
+        name: 'authorizationpolicy/web-clients',
+        reason: `MeshTLSAuthentication ns/clients is invalid (see its error at inline.yaml:${lineOf(yaml, 'Web.Bad')})`,
+      },
+    ]);
   });
 
   it('one missing and one invalid reference: both are reported, each as what it is', () => {

@@ -8,7 +8,7 @@ import { LabelwiseError } from '../../errors.js';
 import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
-import type { AppliedTimeout, CompiledRoute } from '../routes/route-table.js';
+import type { AppliedTimeout, CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
 import type {
   AuthorizationPolicy,
   ClusterSettings,
@@ -55,11 +55,14 @@ export interface PortPolicy {
   readonly protocol: ProxyProtocol;
   /** Server-level authorizations, `localhost` included; they reach every route. */
   readonly authorizations: readonly Authorization[];
+  /** Server- and Namespace-level AuthorizationPolicies dropped (fail closed). Default: none. */
+  readonly ignored?: readonly IgnoredPolicy[];
   readonly table: RouteTable;
 }
 
 interface ServerModel {
   readonly authorizations: readonly Authorization[];
+  readonly ignored: readonly IgnoredPolicy[];
   /** Attached routes; empty when the Server has none (then default/probe are synthesised). */
   readonly routes: readonly CompiledRoute[];
   readonly table?: RouteTable;
@@ -74,6 +77,7 @@ export class PolicyModel {
   private readonly serverIndexes = new Map<string, SelectorIndex<Server>>();
   private readonly policiesByTarget = new Map<string, AuthorizationPolicy[]>();
   private readonly compiledPolicies = new Map<AuthorizationPolicy, Authorization | undefined>();
+  private readonly droppedReasons = new Map<AuthorizationPolicy, string>();
   private readonly serverModels = new Map<string, ServerModel>();
   private readonly portCache = new Map<string, PortPolicy>();
   private readonly localhost = localhostAuthorization();
@@ -102,8 +106,22 @@ export class PolicyModel {
       this.policiesByTarget.set(`${policy.meta.namespace}/${t.kind}/${t.name}`, list);
       const compiled = authentications.compilePolicy(policy);
       this.compiledPolicies.set(policy, compiled);
-      if (compiled === undefined)
-        this.dropped.push({ policy, missing: authentications.missingRefs(policy) });
+      if (compiled === undefined) {
+        const missing = authentications.missingRefs(policy);
+        this.dropped.push({ policy, missing });
+        this.droppedReasons.set(
+          policy,
+          missing
+            .map((r) => {
+              const ns = r.namespace ?? policy.meta.namespace;
+              const rejected = this.attachments.rejections.find(r.kind, ns, r.name);
+              return rejected === undefined
+                ? `${r.kind} ${ns}/${r.name} does not exist`
+                : describeRejected(rejected);
+            })
+            .join(', '),
+        );
+      }
     }
     for (const pod of resources.pods) {
       this.problems.push(...annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
@@ -243,6 +261,7 @@ export class PolicyModel {
         serverReason: reason,
         protocol: governing.proxyProtocol,
         authorizations: model.authorizations,
+        ...(model.ignored.length === 0 ? {} : { ignored: model.ignored }),
         table,
       };
     } else {
@@ -305,6 +324,10 @@ export class PolicyModel {
     );
     authorizations.sort((a, b) => compareStrings(a.name, b.name));
     authorizations.push(this.localhost);
+    const ignored = [
+      ...this.ignoredFor(server.meta.namespace, 'Server', server.meta.name),
+      ...this.ignoredFor(server.meta.namespace, 'Namespace', server.meta.namespace),
+    ];
     const routes: CompiledRoute[] = [];
     for (const route of this.attachments.routesOf(server)) {
       const labels = route.meta.labels;
@@ -322,6 +345,12 @@ export class PolicyModel {
             this.policiesFor(c.meta.namespace, 'HttpRouteClass', c.meta.name),
           ),
         ]),
+        ...nonEmpty([
+          ...this.ignoredFor(route.meta.namespace, route.kind, route.meta.name),
+          ...classes.flatMap((c) =>
+            this.ignoredFor(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+          ),
+        ]),
         timeouts: this.timeoutsFor(server, [
           ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
           [route.kind, route.meta.name],
@@ -337,8 +366,8 @@ export class PolicyModel {
       routes.push(this.extensionRoute(server, ext));
     const model: ServerModel =
       routes.length === 0
-        ? { authorizations, routes }
-        : { authorizations, routes, table: new RouteTable(routes) };
+        ? { authorizations, ignored, routes }
+        : { authorizations, ignored, routes, table: new RouteTable(routes) };
     this.serverModels.set(serverKey, model);
     return model;
   }
@@ -358,6 +387,7 @@ export class PolicyModel {
       rules: [{ matches: [], filters: [] }],
       labels: ext.labels,
       authorizations: dedupe(targets.flatMap(([kind, name]) => this.policiesFor(ns, kind, name))),
+      ...nonEmpty(targets.flatMap(([kind, name]) => this.ignoredFor(ns, kind, name))),
       timeouts: this.timeoutsFor(server, targets),
       rewrites: this.rewritesFor(server, targets),
       template: {
@@ -376,6 +406,17 @@ export class PolicyModel {
     for (const policy of this.policiesByTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
       const compiled = this.compiledPolicies.get(policy);
       if (compiled !== undefined) out.push(compiled);
+    }
+    return out;
+  }
+
+  /** Dropped AuthorizationPolicies targeting one object, by name. */
+  private ignoredFor(namespace: string, kind: string, name: string): IgnoredPolicy[] {
+    const out: IgnoredPolicy[] = [];
+    for (const policy of this.policiesByTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
+      const reason = this.droppedReasons.get(policy);
+      if (reason !== undefined)
+        out.push({ name: `authorizationpolicy/${policy.meta.name}`, reason });
     }
     return out;
   }
@@ -420,6 +461,14 @@ export function serverOrder(a: Server, b: Server): number {
     { created: a.meta.created, name: a.meta.name },
     { created: b.meta.created, name: b.meta.name },
   );
+}
+
+/** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */
+function nonEmpty(list: IgnoredPolicy[]): { ignored?: IgnoredPolicy[] } {
+  const unique = [...new Map(list.map((i) => [i.name, i])).values()].sort((a, b) =>
+    compareStrings(a.name, b.name),
+  );
+  return unique.length === 0 ? {} : { ignored: unique };
 }
 
 function dedupe(list: Authorization[]): Authorization[] {

@@ -51,6 +51,8 @@ function renderRoute(route: CompiledRoute): Record<string, unknown> {
   const labels = Object.keys(route.labels).sort(compareStrings);
   if (labels.length > 0) out.labels = Object.fromEntries(labels.map((k) => [k, route.labels[k]]));
   out.authorizations = route.authorizations.map(renderAuthorization);
+  if (route.ignored !== undefined)
+    out.ignored = route.ignored.map((i) => ({ name: i.name, reason: i.reason }));
   if (route.timeouts.length > 0)
     out.timeouts = route.timeouts.map((t) => ({ source: t.source, timeout: t.timeout }));
   if (route.rewrites.length > 0)
@@ -66,6 +68,9 @@ export function renderPortPolicy(p: PortPolicy): Record<string, unknown> {
     reason: p.serverReason,
     protocol: p.protocol,
     authorizations: p.authorizations.map(renderAuthorization),
+    ...(p.ignored === undefined
+      ? {}
+      : { ignored: p.ignored.map((i) => ({ name: i.name, reason: i.reason })) }),
     routes: p.protocol === 'opaque' || p.protocol === 'TLS' ? [] : p.table.routes.map(renderRoute),
   };
 }

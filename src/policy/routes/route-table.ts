@@ -47,6 +47,11 @@ export interface CompiledRoute {
   readonly labels: Labels;
   /** Route-level authorizations (the Server's apply too). */
   readonly authorizations: readonly Authorization[];
+  /**
+   * Route-level AuthorizationPolicies dropped for a missing or invalid authentication: they
+   * admit nobody, and the trace says so (the "why 403?" Linkerd answers nowhere). Default: none.
+   */
+  readonly ignored?: readonly IgnoredPolicy[];
   readonly timeouts: readonly AppliedTimeout[];
   /** Exclusive rewrite policies, oldest first. */
   readonly rewrites: readonly HeaderRewritePolicy[];
@@ -59,6 +64,14 @@ export interface CompiledRoute {
     readonly index: number;
   };
   readonly at?: Location;
+}
+
+/** An AuthorizationPolicy that targets something but was dropped (fail closed), and why. */
+export interface IgnoredPolicy {
+  /** `authorizationpolicy/<name>`. */
+  readonly name: string;
+  /** e.g. `MeshTLSAuthentication ns/clients does not exist`. */
+  readonly reason: string;
 }
 
 /** The winning route rule for a request. */
