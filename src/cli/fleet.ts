@@ -293,14 +293,23 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
           layerHint(fleet),
         );
       const hosts = hostIndex(fleet).select(layer.selector);
+      // A Layer with errors applies to no host; that is not an answer about its matcher.
+      if (layer.invalid === true) exit.code = EXIT.invalid;
       if (flags.json) {
-        printJson(io, { layer: layer.name, hosts });
+        printJson(io, {
+          layer: layer.name,
+          hosts,
+          ...(layer.invalid === true ? { invalid: true } : {}),
+        });
         return;
       }
       for (const host of hosts) io.stdout(`${host}\n`);
-      io.stderr(
-        `${layer.name} reaches ${hosts.length} of ${fleet.hosts.length} host${fleet.hosts.length === 1 ? '' : 's'}\n`,
-      );
+      if (layer.invalid === true)
+        io.stderr(`${layer.name}'s Layer document has errors (above), so it reaches no host\n`);
+      else
+        io.stderr(
+          `${layer.name} reaches ${hosts.length} of ${fleet.hosts.length} host${fleet.hosts.length === 1 ? '' : 's'}\n`,
+        );
     });
 
   configureSubcommand(program.command('affected'), io)

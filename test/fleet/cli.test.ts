@@ -586,3 +586,23 @@ test('a YAML file that is a symbolic link is not read, and a warning says so', a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('hosts --layer: a Layer with errors says so and exits 1', async () => {
+  const dir = tempTree({
+    'fleet.yaml': FLEET,
+    'h.yaml': host('h', { role: 'web' }),
+    'web/layer.yaml': doc('Layer', 'web', 'precedence: high\nmatch:\n  labels:\n    role: web\n'),
+  });
+  try {
+    const r = await cli('hosts', dir, '--layer', 'web');
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.match(r.err, /^web\/layer\.yaml:4: precedence must be an integer, got high\n/);
+    assert.match(r.err, /web's Layer document has errors \(above\), so it reaches no host\n$/);
+    const json = await cli('hosts', dir, '--layer', 'web', '--json');
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.out), { layer: 'web', hosts: [], invalid: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
