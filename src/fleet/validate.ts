@@ -133,5 +133,11 @@ export function formatProblem(
       : hosts.length === 1
         ? ` (host ${hosts[0]})`
         : ` (affects ${hosts.length} hosts, first: ${hosts[0]})`;
-  return `${where}${severity}${problem.message}${suffix}`;
+  // File names come from the repository: a name holding an escape sequence or a newline must not
+  // repaint the terminal or forge an extra line of output.
+  return `${where}${severity}${problem.message}${suffix}`.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\u0000-\u001F\u007F-\u009F]/g,
+    (c) => `\\u${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 }

@@ -229,3 +229,13 @@ test('validate: hosts named __proto__ and constructor keep their digests', () =>
   assert.deepEqual(Object.keys(report.digests), ['__proto__', 'constructor']);
   assert.match(report.digests.__proto__ ?? '', /^sha256:[0-9a-f]{64}$/);
 });
+
+test('validate: control characters in file names are printed escaped', () => {
+  const report = validateFleet(
+    fleetOf({ 'fleet.yaml': FLEET, 'evil\u001b[2J\nfake.yaml': 'a: [\n' }),
+  );
+  const text = report.problems.map((p) => formatProblem(p));
+  assert.equal(text.length, 1);
+  assert.ok(text[0]?.startsWith('evil\\u001B[2J\\u000Afake.yaml:'), text[0]);
+  assert.ok(![...(text[0] ?? '')].some((c) => c < ' '), text[0]);
+});
