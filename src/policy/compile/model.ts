@@ -10,7 +10,6 @@ import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
 import type { AppliedTimeout, CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
 import type {
-  AuthorizationPolicy,
   ClusterSettings,
   DefaultPolicy,
   HeaderRewritePolicy,
@@ -34,8 +33,8 @@ import { defaultRoutes } from './default-routes.js';
 import { describeRejected } from './rejections.js';
 import { Attachments, key } from './attachments.js';
 import type { ExtensionRoute } from './attachments.js';
+import { PolicyIndex } from './policy-index.js';
 import {
-  AuthenticationIndex,
   compileServerAuthorization,
   defaultPolicyAuthorization,
   localhostAuthorization,
@@ -70,14 +69,11 @@ interface ServerModel {
 
 export class PolicyModel {
   readonly problems: PolicyProblem[] = [];
-  readonly dropped: DroppedPolicy[] = [];
   readonly attachments: Attachments;
   private readonly namespaces = new Map<string, Namespace>();
   private readonly pods = new Map<string, Pod>();
   private readonly serverIndexes = new Map<string, SelectorIndex<Server>>();
-  private readonly policiesByTarget = new Map<string, AuthorizationPolicy[]>();
-  private readonly compiledPolicies = new Map<AuthorizationPolicy, Authorization | undefined>();
-  private readonly droppedReasons = new Map<AuthorizationPolicy, string>();
+  private readonly policies: PolicyIndex;
   private readonly serverModels = new Map<string, ServerModel>();
   private readonly portCache = new Map<string, PortPolicy>();
   private readonly localhost = localhostAuthorization();
@@ -98,34 +94,15 @@ export class PolicyModel {
     }
     this.attachments = new Attachments(resources);
     this.problems.push(...this.attachments.problems);
-    const authentications = new AuthenticationIndex(resources, settings);
-    for (const policy of resources.authorizationPolicies) {
-      const t = policy.targetRef;
-      const list = this.policiesByTarget.get(`${policy.meta.namespace}/${t.kind}/${t.name}`) ?? [];
-      list.push(policy);
-      this.policiesByTarget.set(`${policy.meta.namespace}/${t.kind}/${t.name}`, list);
-      const compiled = authentications.compilePolicy(policy);
-      this.compiledPolicies.set(policy, compiled);
-      if (compiled === undefined) {
-        const missing = authentications.missingRefs(policy);
-        this.dropped.push({ policy, missing });
-        this.droppedReasons.set(
-          policy,
-          missing
-            .map((r) => {
-              const ns = r.namespace ?? policy.meta.namespace;
-              const rejected = this.attachments.rejections.find(r.kind, ns, r.name);
-              return rejected === undefined
-                ? `${r.kind} ${ns}/${r.name} does not exist`
-                : describeRejected(rejected);
-            })
-            .join(', '),
-        );
-      }
-    }
+    this.policies = new PolicyIndex(resources, settings, this.attachments.rejections);
     for (const pod of resources.pods) {
       this.problems.push(...annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
     }
+  }
+
+  /** AuthorizationPolicies dropped for a missing or rejected authentication (fail closed). */
+  get dropped(): readonly DroppedPolicy[] {
+    return this.policies.dropped;
   }
 
   /** Every pod, sorted by namespace then name. */
@@ -318,15 +295,17 @@ export class PolicyModel {
           : matches(sa.server.selector, server.meta.labels);
       if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
     }
-    authorizations.push(...this.policiesFor(server.meta.namespace, 'Server', server.meta.name));
     authorizations.push(
-      ...this.policiesFor(server.meta.namespace, 'Namespace', server.meta.namespace),
+      ...this.policies.authorizations(server.meta.namespace, 'Server', server.meta.name),
+    );
+    authorizations.push(
+      ...this.policies.authorizations(server.meta.namespace, 'Namespace', server.meta.namespace),
     );
     authorizations.sort((a, b) => compareStrings(a.name, b.name));
     authorizations.push(this.localhost);
     const ignored = [
-      ...this.ignoredFor(server.meta.namespace, 'Server', server.meta.name),
-      ...this.ignoredFor(server.meta.namespace, 'Namespace', server.meta.namespace),
+      ...this.policies.ignored(server.meta.namespace, 'Server', server.meta.name),
+      ...this.policies.ignored(server.meta.namespace, 'Namespace', server.meta.namespace),
     ];
     const routes: CompiledRoute[] = [];
     for (const route of this.attachments.routesOf(server)) {
@@ -340,15 +319,15 @@ export class PolicyModel {
         rules: route.rules,
         labels,
         authorizations: dedupe([
-          ...this.policiesFor(route.meta.namespace, route.kind, route.meta.name),
+          ...this.policies.authorizations(route.meta.namespace, route.kind, route.meta.name),
           ...classes.flatMap((c) =>
-            this.policiesFor(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+            this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
           ),
         ]),
         ...nonEmpty([
-          ...this.ignoredFor(route.meta.namespace, route.kind, route.meta.name),
+          ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name),
           ...classes.flatMap((c) =>
-            this.ignoredFor(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+            this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
           ),
         ]),
         timeouts: this.timeoutsFor(server, [
@@ -386,8 +365,10 @@ export class PolicyModel {
       hostnames: [],
       rules: [{ matches: [], filters: [] }],
       labels: ext.labels,
-      authorizations: dedupe(targets.flatMap(([kind, name]) => this.policiesFor(ns, kind, name))),
-      ...nonEmpty(targets.flatMap(([kind, name]) => this.ignoredFor(ns, kind, name))),
+      authorizations: dedupe(
+        targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
+      ),
+      ...nonEmpty(targets.flatMap(([kind, name]) => this.policies.ignored(ns, kind, name))),
       timeouts: this.timeoutsFor(server, targets),
       rewrites: this.rewritesFor(server, targets),
       template: {
@@ -399,26 +380,6 @@ export class PolicyModel {
       },
       at: ext.at,
     };
-  }
-
-  private policiesFor(namespace: string, kind: string, name: string): Authorization[] {
-    const out: Authorization[] = [];
-    for (const policy of this.policiesByTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
-      const compiled = this.compiledPolicies.get(policy);
-      if (compiled !== undefined) out.push(compiled);
-    }
-    return out;
-  }
-
-  /** Dropped AuthorizationPolicies targeting one object, by name. */
-  private ignoredFor(namespace: string, kind: string, name: string): IgnoredPolicy[] {
-    const out: IgnoredPolicy[] = [];
-    for (const policy of this.policiesByTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
-      const reason = this.droppedReasons.get(policy);
-      if (reason !== undefined)
-        out.push({ name: `authorizationpolicy/${policy.meta.name}`, reason });
-    }
-    return out;
   }
 
   private timeoutsFor(
