@@ -230,3 +230,30 @@ test('an invalid service is reported once: its dependents get no "no service nam
   );
   assert.match(io.out, /, 1 error\n$/);
 });
+
+test('render into a directory that cannot be created fails with exit 3 instead of hanging', (t) => {
+  if (!existsSync('/proc/self')) {
+    t.skip('needs /proc, where the kernel refuses to create directories');
+    return;
+  }
+  // A child process with a timeout: a synchronous hang could not be caught in-process.
+  const result = spawnSync(
+    process.execPath,
+    [
+      join(REPO, 'bin/labelwise.js'),
+      'catalog',
+      'render',
+      EXAMPLE_CATALOG,
+      '--out',
+      '/proc/labelwise-no-such-dir/apps',
+      '--json',
+    ],
+    { cwd: REPO, encoding: 'utf8', timeout: 60_000 },
+  );
+  assert.equal(result.signal, null, 'the render did not finish');
+  assert.equal(result.status, 3, result.stderr);
+  assert.equal(
+    (JSON.parse(result.stdout) as { error: { code: string } }).error.code,
+    'CATALOG_WRITE_FAILED',
+  );
+});
