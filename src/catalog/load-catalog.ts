@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../errors.js';
 import { resolveService } from './defaults.js';
 import { resolvePlatform } from './platform.js';
-import { servicePorts } from './render/ports.js';
+import { frontedPorts, servicePorts } from './render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import type { Platform, ResolvedService } from './types.js';
@@ -108,13 +108,19 @@ function crossServiceRules(
       }
       const exposed = servicePorts(target, platform);
       if (!exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)) {
+        const behindProxy =
+          target.auth.mode === 'forward-auth' && frontedPorts(target).has(dependency.port);
         report(
           errors,
           'CATALOG_DEPENDENCY_PORT',
           service,
           [...path, 'port'],
-          `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
-          `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+          behindProxy
+            ? `${dependency.to} serves port ${dependency.port} only through its forward-auth proxy`
+            : `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
+          behindProxy
+            ? `call the proxy on port ${platform.forwardAuth.port} instead`
+            : `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
         );
       }
       if (!target.inClusterClients.includes(service.name)) {

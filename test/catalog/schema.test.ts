@@ -288,3 +288,22 @@ test('a value that fits no form of a oneOf is one error that names the forms', (
     ],
   );
 });
+
+test('a dependency on the app port behind forward-auth says to call the proxy', () => {
+  const { errors } = errorsOf({
+    'a.yaml':
+      'name: a\nsource: { image: x:1 }\ningressRoutes: [{ host: a.home.example.net, port: 8080 }]\ninClusterClients: [b]\n',
+    'b.yaml': 'name: b\nsource: { image: x:1 }\ndependencies: [{ to: a, port: 8080 }]\n',
+  });
+  assert.deepEqual(
+    errors.map((e) => [e.code, e.source.file, e.message, e.hint]),
+    [
+      [
+        'CATALOG_DEPENDENCY_PORT',
+        'catalog/b.yaml',
+        'dependencies[0].port: a serves port 8080 only through its forward-auth proxy',
+        'call the proxy on port 4180 instead',
+      ],
+    ],
+  );
+});

@@ -1,7 +1,8 @@
 /**
- * The input and output of the conformance checks. Checks read rendered objects (fresh, or parsed
- * back from the checked-in apps directory), so a hand-edited or broken object fails them just
- * like a renderer bug would.
+ * The input and output of the conformance checks. Checks read plain rendered objects, not the
+ * definitions' intent, so a renderer bug (or any object handed in) fails them the same way. The
+ * pipeline runs them over the freshly rendered set; the golden comparison is what ties the
+ * checked-in apps directory to that set.
  */
 import type { KubeObject, Platform, ResolvedService } from '../types.js';
 
