@@ -43,6 +43,14 @@ const rows: Row[] = [
     errors: [],
   },
   {
+    name: 'discovery: a Fleet document with another error still excludes (no cascade)',
+    files: {
+      'fleet.yaml': `${FLEET}exclude:\n  - drafts\nexcludes: []\n`,
+      'drafts/x.yaml': doc('Fiel', 'x'),
+    },
+    errors: ['fleet.yaml:6 FLEET_UNKNOWN_FIELD'],
+  },
+  {
     name: 'discovery: a matched directory excludes everything below it',
     files: { 'fleet.yaml': `${FLEET}exclude:\n  - drafts\n`, 'drafts/a/b/c.yaml': 'a: [' },
     errors: [],

@@ -20,7 +20,7 @@ import type {
   ResourceType,
 } from '../model.js';
 import { excludeMatcher } from './exclude-globs.js';
-import { parseDocument } from './parse-document.js';
+import { fleetExclude, parseDocument } from './parse-document.js';
 import type { ParsedDoc } from './parse-document.js';
 import { readYaml } from './yaml-values.js';
 import type { YamlDocument } from './yaml-values.js';
@@ -83,17 +83,11 @@ interface FleetCandidate {
   readonly doc: YamlDocument;
 }
 
-/** The exclude globs of a Fleet document, as far as it could be read. */
-function excludeOf(candidate: FleetCandidate): string[] {
-  const parsed = parseDocument(candidate.doc).doc;
-  return parsed?.type === 'Fleet' ? [...parsed.exclude] : [];
-}
-
 /** Whether every other Fleet document lies in a file below `root`'s directory that it excludes. */
 function excludesAllOthers(root: FleetCandidate, all: readonly FleetCandidate[]): boolean {
   const dir = dirOf(root.path);
   const prefix = dir === '' ? '' : `${dir}/`;
-  const isExcluded = excludeMatcher(excludeOf(root));
+  const isExcluded = excludeMatcher(fleetExclude(root.doc));
   return all.every(
     (other) =>
       other === root ||
@@ -184,7 +178,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       });
   };
   const rel = fleetFile.path.slice(prefix.length);
-  const exclude = excludeOf(fleetFile);
+  const exclude = fleetExclude(fleetFile.doc);
   const parsedFleet = parseDocument(fleetFile.doc).doc;
   if (parsedFleet?.type === 'Fleet')
     fleet = { name: parsedFleet.name, file: rel, line: parsedFleet.line, exclude };

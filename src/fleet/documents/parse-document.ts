@@ -170,6 +170,14 @@ function scalarOrShape(value: YamlValue): string {
 
 type Fail = (line: number, message: string, code?: string) => void;
 
+/**
+ * The usable `exclude` globs of a Fleet document, even when the document has other errors: a
+ * misspelt `name` must not bring back every problem of the excluded drafts as well.
+ */
+export function fleetExclude(document: YamlDocument): string[] {
+  return document.value.kind === 'map' ? readExclude(document.value, () => undefined) : [];
+}
+
 function readExclude(root: YamlMap, fail: Fail): string[] {
   const entry = root.entries.get('exclude');
   if (entry === undefined || isNullScalar(entry.value)) return [];
