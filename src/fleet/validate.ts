@@ -50,6 +50,12 @@ export function lintMatchers(
   hosts: LabelIndex<string> = hostIndex(fleet),
 ): FleetProblem[] {
   const out: FleetProblem[] = [];
+  // The layer may well be meant for a host whose document is broken: say it was not counted.
+  const broken = [...fleet.invalidHosts.keys()].sort(compareStrings);
+  const uncounted =
+    broken.length === 0
+      ? ''
+      : ` (not counting ${broken.length === 1 ? 'host' : 'hosts'} ${broken.slice(0, 3).join(', ')}${broken.length > 3 ? ` and ${broken.length - 3} more` : ''}, whose Host ${broken.length === 1 ? 'document has' : 'documents have'} errors)`;
   for (const layer of fleet.layers) {
     if (layer.invalid === true) continue;
     const at = { file: layer.file, line: layer.line, object: `Layer ${layer.name}` };
@@ -65,7 +71,7 @@ export function lintMatchers(
       out.push({
         severity: 'warning',
         code: 'FLEET_LAYER_MATCHES_NO_HOST',
-        message: `layer ${layer.name} matches no declared host`,
+        message: `layer ${layer.name} matches no declared host${uncounted}`,
         ...at,
       });
     }

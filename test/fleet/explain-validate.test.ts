@@ -239,3 +239,20 @@ test('validate: control characters in file names are printed escaped', () => {
   assert.ok(text[0]?.startsWith('evil\\u001B[2J\\u000Afake.yaml:'), text[0]);
   assert.ok(![...(text[0] ?? '')].some((c) => c < ' '), text[0]);
 });
+
+test('validate: a layer for a host whose document is broken says that host was not counted', () => {
+  const report = validateFleet(
+    fleetOf({
+      'fleet.yaml': FLEET,
+      'hosts.yaml': [host('web-001', { 'datum/x': 'y' }), host('web-002', { role: 'web' })],
+      'one/l.yaml': layer('host-web-001', 90, '  labels:\n    datum/host: web-001\n'),
+    }),
+  );
+  assert.deepEqual(
+    report.problems.map((p) => `${p.code} ${p.message}`),
+    [
+      'FLEET_RESERVED_LABEL label "datum/x" uses the reserved prefix "datum/"',
+      'FLEET_LAYER_MATCHES_NO_HOST layer host-web-001 matches no declared host (not counting host web-001, whose Host document has errors)',
+    ],
+  );
+});
