@@ -256,3 +256,30 @@ test('validate: a layer for a host whose document is broken says that host was n
     ],
   );
 });
+
+test('validate: edges into a Layer with errors are not reported again as unresolved', () => {
+  // regression: a typo in one Layer's precedence also gave "requires Package[nginx], which no
+  // layer applying to the host declares" for every edge into that layer, on every host.
+  const report = validateFleet(
+    fleetOf({
+      'fleet.yaml': FLEET,
+      'hosts.yaml': [host('a'), host('b')],
+      'base/l.yaml': [
+        layer('base', 0),
+        doc(
+          'Service',
+          'nginx',
+          'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+      'pkgs/l.yaml': [
+        doc('Layer', 'pkgs', 'precedence: ten\n'),
+        doc('Package', 'nginx', 'desired:\n  state: present\n'),
+      ],
+    }),
+  );
+  assert.deepEqual(
+    report.problems.map((p) => `${p.file}:${p.line} ${p.code}`),
+    ['pkgs/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+  );
+});

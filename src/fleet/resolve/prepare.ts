@@ -49,6 +49,11 @@ export interface PreparedFleet {
   readonly shared: readonly (readonly ResourceDoc[])[];
   /** Rank of every reference in the fleet, in reference order. */
   readonly refRank: ReadonlyMap<string, number>;
+  /**
+   * References declared only by Layers with errors (which apply to no host). Edges to them are
+   * not reported as unresolved: the Layer's own error says what to fix.
+   */
+  readonly inBrokenLayers: ReadonlySet<string>;
   readonly docIds: ReadonlyMap<ResourceDoc, number>;
   /**
    * Memo of host-independent resource results, keyed by the document (one contributor) or the
@@ -66,11 +71,14 @@ export function prepareFleet(fleet: Fleet): PreparedFleet {
   fleet.layers.forEach((layer, i) => index.add(i, layer.selector));
   const docIds = new Map<ResourceDoc, number>();
   const declaredBy = new Map<string, number>();
+  const inValidLayers = new Set<string>();
   for (const layer of fleet.layers)
     for (const doc of layer.resources) {
       docIds.set(doc, docIds.size);
       declaredBy.set(doc.ref, (declaredBy.get(doc.ref) ?? 0) + 1);
+      if (layer.invalid !== true) inValidLayers.add(doc.ref);
     }
+  const inBrokenLayers = new Set([...declaredBy.keys()].filter((ref) => !inValidLayers.has(ref)));
   // References are ASCII (types are letters, names are Datum names), so the default sort is
   // code-point order, the order compareStrings gives.
   const refRank = new Map([...declaredBy.keys()].sort().map((ref, i) => [ref, i]));
@@ -94,6 +102,7 @@ export function prepareFleet(fleet: Fleet): PreparedFleet {
     solo,
     shared,
     refRank,
+    inBrokenLayers,
     docIds,
     memo: new Map(),
     scratch: new Int32Array(refRank.size),

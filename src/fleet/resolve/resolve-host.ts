@@ -106,7 +106,8 @@ export function resolveHost(
       const rank = prepared.refRank.get(edge.ref);
       const local = rank === undefined ? 0 : (scratch[rank] as number);
       if (local === 0) {
-        if (prepared.fleet.invalidRefs.has(edge.ref)) continue;
+        if (prepared.fleet.invalidRefs.has(edge.ref) || prepared.inBrokenLayers.has(edge.ref))
+          continue;
         problems.push({
           severity: 'error',
           code: 'FLEET_UNRESOLVED_REFERENCE',
