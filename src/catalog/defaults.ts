@@ -35,6 +35,31 @@ export interface ResolveResult {
   readonly service: ResolvedService | undefined;
   readonly errors: readonly LabelwiseError[];
   readonly warnings: readonly LabelwiseError[];
+  /**
+   * Dependencies that name the target's port (`port: http`): they resolve against the target
+   * service, so the catalog loader adds them to `service.dependencies` once every service is
+   * known. Empty when there are none.
+   */
+  readonly namedDependencies: readonly NamedDependency[];
+}
+
+/** A dependency whose port is a name of one of the target's ports. */
+export interface NamedDependency {
+  /** Its index in the definition's `dependencies` list (for messages). */
+  readonly index: number;
+  readonly to: string;
+  readonly portName: string;
+  /** Only when the definition states it; otherwise the named port's own protocol. */
+  readonly protocol?: Protocol;
+}
+
+/** Dependency order in a resolved service: by target, port, then protocol. */
+export function compareDependencies(a: DependencySpec, b: DependencySpec): number {
+  return a.to < b.to
+    ? -1
+    : a.to > b.to
+      ? 1
+      : a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0);
 }
 
 /** The workload kind a definition renders: the default for `observability.livenessWorkload.kind`. */
@@ -191,7 +216,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     return found;
   };
   const sortedPorts = [...ports].sort(
-    (a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : 1),
+    (a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0),
   );
 
   // ingress routes
@@ -305,7 +330,9 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
   }
 
   // dependencies and clients
-  const dependencies: DependencySpec[] = list(raw.dependencies).map((entry, i) => {
+  const dependencies: DependencySpec[] = [];
+  const namedDependencies: NamedDependency[] = [];
+  list(raw.dependencies).forEach((entry, i) => {
     const d = obj(entry);
     const to = String(d.to);
     if (to === name)
@@ -314,11 +341,19 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         ['dependencies', i, 'to'],
         'a service does not depend on itself',
       );
-    return { to, port: Number(d.port), protocol: d.protocol === 'UDP' ? 'UDP' : 'TCP' };
+    if (typeof d.port === 'string') {
+      const protocol = d.protocol === 'UDP' || d.protocol === 'TCP' ? d.protocol : undefined;
+      namedDependencies.push({
+        index: i,
+        to,
+        portName: d.port,
+        ...(protocol !== undefined ? { protocol } : {}),
+      });
+      return;
+    }
+    dependencies.push({ to, port: Number(d.port), protocol: d.protocol === 'UDP' ? 'UDP' : 'TCP' });
   });
-  dependencies.sort((a, b) =>
-    a.to < b.to ? -1 : a.to > b.to ? 1 : a.port - b.port || (a.protocol < b.protocol ? -1 : 1),
-  );
+  dependencies.sort(compareDependencies);
   const seenDeps = new Set<string>();
   for (const d of dependencies) {
     const key = `${d.to}:${d.port}/${d.protocol}`;
@@ -397,7 +432,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0);
   errors.sort(byLine);
   warnings.sort(byLine);
-  if (errors.length > 0) return { service: undefined, errors, warnings };
+  if (errors.length > 0) return { service: undefined, errors, warnings, namedDependencies: [] };
   return {
     service: {
       name,
@@ -429,5 +464,6 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     },
     errors,
     warnings,
+    namedDependencies,
   };
 }

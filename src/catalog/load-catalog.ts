@@ -6,7 +6,9 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../errors.js';
+import type { NamedDependency } from './defaults.js';
 import { resolveService } from './defaults.js';
+import { dependencyKey, resolveNamedDependencies } from './named-dependencies.js';
 import { resolvePlatform } from './platform.js';
 import { frontedPorts, servicePorts } from './render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
@@ -63,6 +65,7 @@ function crossServiceRules(
   sources: ReadonlyMap<string, YamlSource>,
   platform: Platform,
   invalid: ReadonlySet<string>,
+  namedIndex: ReadonlyMap<string, number>,
 ): { errors: LabelwiseError[]; warnings: LabelwiseError[] } {
   const errors: LabelwiseError[] = [];
   const warnings: LabelwiseError[] = [];
@@ -92,7 +95,9 @@ function crossServiceRules(
     const source = sources.get(service.name);
     const deps = source === undefined ? [] : rawList(source, 'dependencies');
     for (const dependency of service.dependencies) {
-      const index = deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
+      const index =
+        namedIndex.get(dependencyKey(service.name, dependency)) ??
+        deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
       const path = ['dependencies', Math.max(index, 0)];
       const target = byName.get(dependency.to);
       if (target === undefined && invalid.has(dependency.to)) continue;
@@ -193,7 +198,8 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     if (problems.length === 0) platform = resolvePlatform(source.value);
   }
 
-  const services: ResolvedService[] = [];
+  let services: ResolvedService[] = [];
+  const named = new Map<string, readonly NamedDependency[]>();
   const sources = new Map<string, YamlSource>();
   const fileOf = new Map<string, string>();
   // Names of definitions that did not load: the `name` they declare when it can be read, and
@@ -243,6 +249,7 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     if (result.service !== undefined) {
       services.push(result.service);
       sources.set(name, source);
+      named.set(name, result.namedDependencies);
     } else {
       markFailed(definition.file, source.value);
     }
@@ -251,7 +258,10 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
   if (platform !== undefined) {
     // A name that also belongs to a valid service (a duplicate in another file) is known.
     for (const service of services) failed.delete(service.name);
-    const cross = crossServiceRules(services, sources, platform, failed);
+    const resolution = resolveNamedDependencies(services, named, sources, platform, failed);
+    services = resolution.services;
+    errors.push(...resolution.errors);
+    const cross = crossServiceRules(services, sources, platform, failed, resolution.indexOf);
     errors.push(...cross.errors);
     warnings.push(...cross.warnings);
   }

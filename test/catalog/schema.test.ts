@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogSchemas, loadCatalog } from '../../src/catalog/index.js';
-import { catalogOf, PLATFORM_TEXT } from './helpers.js';
+import { at, catalogOf, find, objectsOf, PLATFORM_TEXT, runOf } from './helpers.js';
 
 function errorsOf(files: Record<string, string>, platform?: string) {
   const loaded = loadCatalog(catalogOf(files, platform ?? PLATFORM_TEXT), catalogSchemas());
@@ -306,4 +306,51 @@ test('a dependency on the app port behind forward-auth says to call the proxy', 
       ],
     ],
   );
+});
+
+test('dependencies name a port of their target: it resolves to what the target exposes', () => {
+  const run = runOf({
+    'a.yaml':
+      'name: a\nsource: { image: x:1 }\nports:\n  - { name: http, port: 8080 }\n  - { name: dns, port: 53, protocol: UDP }\ninClusterClients: [b]\n',
+    'auth.yaml':
+      'name: auth\nsource: { image: x:1 }\ningressRoutes: [{ host: auth.home.example.net, port: 9000 }]\ninClusterClients: [b]\n',
+    'b.yaml':
+      'name: b\nsource: { image: x:1 }\ndependencies:\n  - { to: a, port: http }\n  - { to: a, port: dns }\n  - { to: auth, port: http-auth }\n',
+  });
+  assert.deepEqual(run.errors, []);
+  assert.deepEqual(run.warnings, []);
+  const b = run.loaded.services.find((s) => s.name === 'b')!;
+  assert.deepEqual(b.dependencies, [
+    { to: 'a', port: 53, protocol: 'UDP' },
+    { to: 'a', port: 8080, protocol: 'TCP' },
+    { to: 'auth', port: 4180, protocol: 'TCP' },
+  ]);
+  // The rendered egress allows exactly those ports.
+  const egress = JSON.stringify(
+    at(find(objectsOf(run, 'b'), 'CiliumNetworkPolicy', 'b'), 'spec', 'egress'),
+  );
+  assert.match(egress, /"port":"53","protocol":"UDP"/);
+  assert.match(egress, /"port":"8080","protocol":"TCP"/);
+  assert.match(egress, /"port":"4180","protocol":"TCP"/);
+});
+
+test('dependency port names: unknown, behind the proxy, wrong protocol, duplicate, with line and path', () => {
+  const { errors } = errorsOf({
+    'a.yaml': 'name: a\nsource: { image: x:1 }\nports: [{ name: http, port: 8080 }]\n',
+    'auth.yaml':
+      'name: auth\nsource: { image: x:1 }\nports: [{ name: web, port: 9000 }]\ningressRoutes: [{ host: auth.home.example.net, port: web }]\n',
+    'b.yaml':
+      'name: b\nsource: { image: x:1 }\ndependencies:\n  - { to: a, port: admin }\n  - { to: auth, port: web }\n  - { to: a, port: http, protocol: UDP }\n  - { to: a, port: http }\n  - { to: a, port: 8080 }\n  - { to: ghost, port: http }\n',
+  });
+  assert.deepEqual(
+    errors.map((e) => `${e.code}:${e.source.line}:${e.source.path}: ${e.hint ?? ''}`),
+    [
+      'CATALOG_DEPENDENCY_PORT:4:dependencies[0].port: a exposes: http=8080/TCP',
+      'CATALOG_DEPENDENCY_PORT:5:dependencies[1].port: name the proxy\'s port "http-auth" instead',
+      'CATALOG_DEPENDENCY_PORT:6:dependencies[2].port: a exposes: http=8080/TCP',
+      'CATALOG_DEPENDENCY_UNKNOWN:9:dependencies[5].to: ',
+      'CATALOG_DEPENDENCY_DUPLICATE:3:dependencies: ',
+    ],
+  );
+  assert.match(errors[2]!.message, /a exposes no UDP port named "http"/);
 });

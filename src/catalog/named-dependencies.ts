@@ -1,0 +1,119 @@
+/**
+ * Dependencies that name a port of the service they call (`{to: qbittorrent, port: http-auth}`)
+ * rather than number it. A name resolves against the ports the target actually exposes (its
+ * Service ports: with forward-auth, the proxy's `http-auth` instead of the app port it fronts),
+ * so this runs once every service is resolved. Pure; every problem is returned.
+ */
+import { LabelwiseError, quote } from '../errors.js';
+import type { NamedDependency } from './defaults.js';
+import { compareDependencies } from './defaults.js';
+import { AUTH_PORT_NAME } from './render/labels.js';
+import { frontedPorts, servicePorts } from './render/ports.js';
+import type { DependencySpec, Platform, ResolvedService } from './types.js';
+import type { YamlSource } from './yaml-source.js';
+import { formatPath } from './yaml-source.js';
+
+/** Key of one resolved dependency of one service, for {@link NamedResolution.indexOf}. */
+export function dependencyKey(service: string, dependency: DependencySpec): string {
+  return `${service}\u0000${dependency.to}\u0000${dependency.port}/${dependency.protocol}`;
+}
+
+export interface NamedResolution {
+  /** The services, with every resolvable named dependency added as a numbered one. */
+  readonly services: ResolvedService[];
+  readonly errors: LabelwiseError[];
+  /** Where a resolved named dependency sits in its definition (by {@link dependencyKey}). */
+  readonly indexOf: ReadonlyMap<string, number>;
+}
+
+/**
+ * Resolves `named` (by service name) against `services`. A target that failed to load is skipped
+ * silently (its own errors are reported); an unknown target or port name is an error.
+ */
+export function resolveNamedDependencies(
+  services: readonly ResolvedService[],
+  named: ReadonlyMap<string, readonly NamedDependency[]>,
+  sources: ReadonlyMap<string, YamlSource>,
+  platform: Platform,
+  invalid: ReadonlySet<string>,
+): NamedResolution {
+  const errors: LabelwiseError[] = [];
+  const indexOf = new Map<string, number>();
+  const byName = new Map(services.map((s) => [s.name, s]));
+  const out = services.map((service) => {
+    const wanted = named.get(service.name) ?? [];
+    if (wanted.length === 0) return service;
+    const fail = (code: string, path: (string | number)[], message: string, hint?: string) => {
+      const shown = formatPath(path);
+      const pos = sources.get(service.name)?.locate(path) ?? { line: 1, col: 1 };
+      errors.push(
+        new LabelwiseError(
+          code,
+          `${shown}: ${message}`,
+          { file: service.file, ...pos, path: shown },
+          hint,
+        ),
+      );
+    };
+    const added: DependencySpec[] = [];
+    for (const dependency of wanted) {
+      const path = ['dependencies', dependency.index];
+      const target = byName.get(dependency.to);
+      if (target === undefined) {
+        if (!invalid.has(dependency.to))
+          fail(
+            'CATALOG_DEPENDENCY_UNKNOWN',
+            [...path, 'to'],
+            `no service named ${quote(dependency.to)} in the catalog`,
+          );
+        continue;
+      }
+      const exposed = servicePorts(target, platform);
+      const port = exposed.find(
+        (p) =>
+          p.name === dependency.portName &&
+          (dependency.protocol === undefined || p.protocol === dependency.protocol),
+      );
+      if (port !== undefined) {
+        const resolved = { to: dependency.to, port: port.port, protocol: port.protocol };
+        added.push(resolved);
+        indexOf.set(dependencyKey(service.name, resolved), dependency.index);
+        continue;
+      }
+      const own = target.ports.find((p) => p.name === dependency.portName);
+      if (
+        own !== undefined &&
+        target.auth.mode === 'forward-auth' &&
+        frontedPorts(target).has(own.port)
+      ) {
+        fail(
+          'CATALOG_DEPENDENCY_PORT',
+          [...path, 'port'],
+          `${dependency.to} serves its port ${quote(own.name)} only through its forward-auth proxy`,
+          `name the proxy's port ${quote(AUTH_PORT_NAME)} instead`,
+        );
+      } else {
+        fail(
+          'CATALOG_DEPENDENCY_PORT',
+          [...path, 'port'],
+          `${dependency.to} exposes no ${dependency.protocol ?? ''}${dependency.protocol === undefined ? '' : ' '}port named ${quote(dependency.portName)}`,
+          `${dependency.to} exposes: ${exposed.map((p) => `${p.name}=${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+        );
+      }
+    }
+    if (added.length === 0) return service;
+    const dependencies = [...service.dependencies, ...added].sort(compareDependencies);
+    for (let i = 1; i < dependencies.length; i++) {
+      const a = dependencies[i - 1] as DependencySpec;
+      const b = dependencies[i] as DependencySpec;
+      if (compareDependencies(a, b) === 0)
+        fail(
+          'CATALOG_DEPENDENCY_DUPLICATE',
+          ['dependencies'],
+          `dependency ${b.to}:${b.port}/${b.protocol} is listed twice (once by port name)`,
+        );
+    }
+    return { ...service, dependencies };
+  });
+  return { services: out, errors, indexOf };
+}
