@@ -116,7 +116,7 @@ export function explainResource(
     if (prepared.fleet.invalidRefs.has(ref))
       throw new LabelwiseError(
         'FLEET_INVALID_RESOURCE',
-        `${ref} has errors in every layer that declares it, so it cannot be explained`,
+        `${ref} is declared only by documents with errors, so it cannot be explained`,
         {},
         'run `labelwise fleet validate` to see them',
       );

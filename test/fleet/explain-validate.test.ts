@@ -191,7 +191,7 @@ test('explain: a resource whose every document has errors says so, not "no layer
       e instanceof LabelwiseError &&
       e.code === 'FLEET_INVALID_RESOURCE' &&
       e.message ===
-        'Package[nginx] has errors in every layer that declares it, so it cannot be explained',
+        'Package[nginx] is declared only by documents with errors, so it cannot be explained',
   );
 });
 
@@ -281,5 +281,27 @@ test('validate: edges into a Layer with errors are not reported again as unresol
   assert.deepEqual(
     report.problems.map((p) => `${p.file}:${p.line} ${p.code}`),
     ['pkgs/l.yaml:4 FLEET_INVALID_PRECEDENCE'],
+  );
+});
+
+test('validate: edges to a resource with no Layer above it are not reported again', () => {
+  const report = validateFleet(
+    fleetOf({
+      'fleet.yaml': FLEET,
+      'hosts.yaml': host('a'),
+      'base/l.yaml': [
+        layer('base', 0),
+        doc(
+          'Service',
+          'nginx',
+          'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ],
+      'stray/p.yaml': doc('Package', 'nginx', 'desired:\n  state: present\n'),
+    }),
+  );
+  assert.deepEqual(
+    report.problems.map((p) => `${p.file}:${p.line} ${p.code}`),
+    ['stray/p.yaml:1 FLEET_NO_LAYER'],
   );
 });

@@ -299,6 +299,8 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         object: ref,
         message: `${ref} has no Layer document above it`,
       });
+      // Left out like a document with errors: edges to it are not reported again.
+      invalidRefs.add(ref);
       continue;
     }
     const duplicate = layer.resources.find((r) => r.ref === ref);
