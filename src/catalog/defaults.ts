@@ -19,6 +19,7 @@ import type {
 import { AUTH_PORT_NAME, routeName } from './render/labels.js';
 import { apiRouteProblem } from './api-route-regex.js';
 import { resolveStorage } from './defaults-storage.js';
+import { reservedNamespace } from './platform.js';
 import { authUpstream, frontedPorts } from './render/ports.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
@@ -107,6 +108,15 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
 
   const raw = obj(source.value);
   const name = String(raw.name);
+  const reserved = reservedNamespace(name, platform);
+  if (reserved !== undefined) {
+    fail(
+      'CATALOG_RESERVED_NAME',
+      ['name'],
+      `${quote(name)} is ${reserved}; a service's namespace gets a default-deny baseline, which would cut those pods off`,
+      'name the service differently',
+    );
+  }
   const kind = raw.kind === 'vm' ? 'vm' : 'container';
   const src = obj(raw.source);
   const image = typeof src.image === 'string' ? src.image : undefined;

@@ -108,3 +108,20 @@ export function resolvePlatform(raw: unknown): Platform {
     },
   };
 }
+
+/**
+ * Namespaces a service must not be named after: each service renders its own Namespace with a
+ * default-deny baseline and Pod Security `restricted`, so a service named `kube-system` or after
+ * the namespace of the cluster DNS, the Gateway or Prometheus would lock the platform's own pods
+ * down. `default` and every `kube-` name belong to Kubernetes.
+ */
+export function reservedNamespace(name: string, platform: Platform): string | undefined {
+  if (name === 'default' || name.startsWith('kube-')) return 'a Kubernetes system namespace';
+  if (name === platform.clusterDns.namespace) return 'the cluster DNS namespace (clusterDns)';
+  if (name === platform.gateway.namespace) return "the shared Gateway's namespace (gateway)";
+  const cilium = platform.gateway.cilium;
+  if ('namespace' in cilium && name === cilium.namespace)
+    return "the Gateway pods' namespace (gateway.cilium)";
+  if (name === platform.prometheus.namespace) return "Prometheus's namespace (prometheus)";
+  return undefined;
+}

@@ -354,3 +354,21 @@ test('dependency port names: unknown, behind the proxy, wrong protocol, duplicat
   );
   assert.match(errors[2]!.message, /a exposes no UDP port named "http"/);
 });
+
+test('a service is never named after a system or platform namespace', () => {
+  for (const name of ['kube-system', 'kube-anything', 'default', 'monitoring', 'gateway']) {
+    const { errors } = errorsOf({
+      [`${name}.yaml`]: `# ${name}\nname: ${name}\nsource: { image: x:1 }\n`,
+    });
+    assert.deepEqual(
+      errors.map((e) => `${e.code}:${e.source.line}:${e.source.path}`),
+      ['CATALOG_RESERVED_NAME:2:name'],
+      name,
+    );
+  }
+  // kube-dns is the DNS pods' label, not a namespace: an ordinary name.
+  assert.deepEqual(
+    errorsOf({ 'kubedns.yaml': 'name: kubedns\nsource: { image: x:1 }\n' }).errors,
+    [],
+  );
+});
