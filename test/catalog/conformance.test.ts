@@ -209,6 +209,18 @@ const cases: {
     mutate: (o) => o.filter((x) => x.kind !== 'PodDisruptionBudget'),
   },
   {
+    name: 'PDB with minAvailable above 1',
+    check: 'pdb-iff-replicas',
+    service: 'pihole',
+    mutate: (o) =>
+      edit(
+        o,
+        'PodDisruptionBudget',
+        undefined,
+        (p) => ((p.spec as Record<string, unknown>).minAvailable = 3),
+      ),
+  },
+  {
     name: 'PDB at one replica',
     check: 'pdb-iff-replicas',
     service: 'blog',

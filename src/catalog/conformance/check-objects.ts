@@ -146,7 +146,10 @@ export const checkDisruptionBudget: Check = (input) => {
     const replicas =
       workload.kind === 'VirtualMachine' ? 1 : Number(field(workload, 'spec', 'replicas') ?? 1);
     const budgets = byKind(objects, 'PodDisruptionBudget');
-    const ok = replicas > 1 ? budgets.length === 1 : budgets.length === 0;
+    // The budget is `minAvailable: 1` (seed 002): more would let no voluntary disruption through
+    // once a replica is already down, blocking drains just like a budget at one replica.
+    const strict = budgets.filter((b) => field(b, 'spec', 'minAvailable') !== 1);
+    const ok = replicas > 1 ? budgets.length === 1 && strict.length === 0 : budgets.length === 0;
     out.push(
       result(
         'pdb-iff-replicas',
@@ -155,7 +158,11 @@ export const checkDisruptionBudget: Check = (input) => {
         ok
           ? `${replicas} replica(s), ${budgets.length} PodDisruptionBudget(s)`
           : replicas > 1
-            ? `${service} runs ${replicas} replicas but has no PodDisruptionBudget`
+            ? budgets.length === 0
+              ? `${service} runs ${replicas} replicas but has no PodDisruptionBudget`
+              : budgets.length > 1
+                ? `${service} has ${budgets.length} PodDisruptionBudgets; one with minAvailable: 1 is expected`
+                : `PodDisruptionBudget ${budgets[0]?.metadata.name ?? ''} has minAvailable ${JSON.stringify(field(budgets[0], 'spec', 'minAvailable'))}, not 1`
             : `${service} runs one replica, where a PodDisruptionBudget would block every drain`,
       ),
     );
