@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { run } from '../../src/cli/main.js';
@@ -604,5 +604,50 @@ test('hosts --layer: a Layer with errors says so and exits 1', async () => {
     assert.deepEqual(JSON.parse(json.out), { layer: 'web', hosts: [], invalid: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a YAML file over 16 MiB is an error on that file, and none under an excluded directory', async () => {
+  // regression: the reader threw on the first large file, even one in an excluded directory,
+  // and nothing else of the fleet was checked.
+  const dir = tempTree({
+    'fleet.yaml': `${FLEET}exclude:\n  - archive\n`,
+    'h.yaml': host('h'),
+    'broken.yaml': 'datum: v1alpha1\ntype: Hots\nname: x\n',
+  });
+  try {
+    mkdirSync(join(dir, 'archive'));
+    for (const path of ['big.yaml', 'archive/big.yaml']) {
+      writeFileSync(join(dir, path), '');
+      truncateSync(join(dir, path), 16 * 1024 * 1024 + 1); // sparse: no 16 MiB actually written
+    }
+    const r = await cli('validate', dir);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.out,
+      'big.yaml: big.yaml is 16777217 bytes; fleet files are limited to 16777216 (16 MiB) and it was not read\n' +
+        'broken.yaml:2: unrecognised type "Hots"\n' +
+        'resolved 1 host, 2 errors\n',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('affected: error codes for a refused revision and for a missing git', async () => {
+  const refused = await cli('affected', EXAMPLE, '--from', '--upload-pack=evil', '--json');
+  assert.equal(refused.code, 1);
+  assert.equal(
+    (JSON.parse(refused.out) as { error: { code: string } }).error.code,
+    'FLEET_BAD_REVISION',
+  );
+  const path = process.env.PATH;
+  process.env.PATH = '';
+  try {
+    const noGit = await cli('affected', EXAMPLE, '--from', 'HEAD');
+    assert.equal(noGit.code, 3);
+    assert.match(noGit.err, /FLEET_GIT_UNAVAILABLE: git is not installed or not on PATH/);
+  } finally {
+    process.env.PATH = path;
   }
 });

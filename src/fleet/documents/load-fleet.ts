@@ -46,7 +46,15 @@ export interface LoadOptions {
    * Default: none.
    */
   readonly links?: Iterable<string>;
+  /**
+   * YAML files of the directory too large to read (relative with `/`, size in bytes). Each one
+   * under the root and not excluded is a `FLEET_FILE_TOO_LARGE` error. Default: none.
+   */
+  readonly oversized?: Iterable<{ readonly path: string; readonly size: number }>;
 }
+
+/** YAML files larger than this are not read (the io readers skip them and report them). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Directory names never descended into. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -212,6 +220,17 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     }
   }
 
+  for (const big of options.oversized ?? []) {
+    if (!big.path.startsWith(prefix)) continue;
+    const path = big.path.slice(prefix.length);
+    if (isExcluded(path)) continue;
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_FILE_TOO_LARGE',
+      file: path,
+      message: `${path} is ${big.size} bytes; fleet files are limited to ${MAX_FILE_BYTES} (16 MiB) and it was not read`,
+    });
+  }
   for (const link of options.links ?? []) {
     if (!link.startsWith(prefix) || !isCandidate(link)) continue;
     const path = link.slice(prefix.length);

@@ -112,6 +112,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
   const blobs: { path: string; sha: string }[] = [];
   const paths: string[] = [];
   const links: string[] = [];
+  const oversized: { path: string; size: number }[] = [];
   for (const line of listing.split('\u0000')) {
     // `<mode> SP <type> SP <object> SP+ <size> TAB <path>`
     const tab = line.indexOf('\t');
@@ -127,12 +128,10 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
       links.push(rel);
       continue;
     }
-    if (Number(size) > MAX_FILE_BYTES)
-      throw new LabelwiseError(
-        'FLEET_FILE_TOO_LARGE',
-        `${rel} is ${size} bytes at ${revision}; fleet files are limited to ${MAX_FILE_BYTES}`,
-        { file: rel },
-      );
+    if (Number(size) > MAX_FILE_BYTES) {
+      oversized.push({ path: rel, size: Number(size) });
+      continue;
+    }
     blobs.push({ path: rel, sha });
   }
   const contents = await catBlobs(
@@ -143,6 +142,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     files: blobs.map((b, i) => ({ path: b.path, bytes: contents[i] as Buffer })),
     paths,
     links,
+    oversized,
   };
 }
 

@@ -7,7 +7,12 @@ import { readFleetFiles } from './read-tree.js';
 /** Reads and loads the fleet under `dir` (the working tree); `label` names it in messages. */
 export async function loadFleetDir(dir: string, label: string = dir): Promise<Fleet> {
   const tree = await readFleetFiles(dir);
-  return loadFleet(tree.files, { label, paths: tree.paths, links: tree.links });
+  return loadFleet(tree.files, {
+    label,
+    paths: tree.paths,
+    links: tree.links,
+    oversized: tree.oversized,
+  });
 }
 
 /** Reads and loads the fleet under `dir` as it was at a git `revision`. */
@@ -17,5 +22,6 @@ export async function loadFleetAt(dir: string, revision: string): Promise<Fleet>
     label: `${dir} at ${revision}`,
     paths: tree.paths,
     links: tree.links,
+    oversized: tree.oversized,
   });
 }

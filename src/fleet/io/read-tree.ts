@@ -5,11 +5,10 @@
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LabelwiseError } from '../../errors.js';
-import { SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
+import { MAX_FILE_BYTES, SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
 import type { FleetFile } from '../documents/load-fleet.js';
 
-/** Files larger than this are refused rather than read into memory. */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+export { MAX_FILE_BYTES };
 
 /** What a directory holds for a fleet: YAML files with their contents, and every file's path. */
 export interface FleetTree {
@@ -18,6 +17,11 @@ export interface FleetTree {
   readonly paths: string[];
   /** YAML files that are symbolic links: never read, reported so they are not missed silently. */
   readonly links: string[];
+  /**
+   * YAML files over {@link MAX_FILE_BYTES}: never read. Reported by the loader unless excluded,
+   * so a large file under an excluded directory cannot stop the fleet from loading.
+   */
+  readonly oversized: { readonly path: string; readonly size: number }[];
 }
 
 /**
@@ -50,14 +54,14 @@ export async function assertDirectory(dir: string): Promise<void> {
 
 /**
  * Every YAML file under `dir`, paths relative to it with `/`, and the paths of all other files.
- * Throws an `unavailable` LabelwiseError when `dir` cannot be read, and an input error for an
- * oversized file.
+ * Throws an `unavailable` LabelwiseError when `dir` cannot be read.
  */
 export async function readFleetFiles(dir: string): Promise<FleetTree> {
   await assertDirectory(dir);
   const files: FleetFile[] = [];
   const paths: string[] = [];
   const links: string[] = [];
+  const oversized: { path: string; size: number }[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -81,12 +85,10 @@ export async function readFleetFiles(dir: string): Promise<FleetTree> {
       if (entry.isFile() && isCandidate(path)) {
         const full = join(abs, entry.name);
         const info = await lstat(full);
-        if (info.size > MAX_FILE_BYTES)
-          throw new LabelwiseError(
-            'FLEET_FILE_TOO_LARGE',
-            `${path} is ${info.size} bytes; fleet files are limited to ${MAX_FILE_BYTES}`,
-            { file: path },
-          );
+        if (info.size > MAX_FILE_BYTES) {
+          oversized.push({ path, size: info.size });
+          continue;
+        }
         try {
           files.push({ path, bytes: await readFile(full) });
         } catch (error) {
@@ -102,5 +104,5 @@ export async function readFleetFiles(dir: string): Promise<FleetTree> {
     }
   };
   await walk(dir, '');
-  return { files, paths, links };
+  return { files, paths, links, oversized };
 }
