@@ -3,7 +3,9 @@
  * manifests, or prove a checked-in apps directory reproduces from it and passes conformance.
  * Reading and writing go through the catalog's io adapters; all decisions are the module's.
  */
+import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { LabelwiseError } from '../errors.js';
 import {
   catalogSchemas,
   readAppsDir,
@@ -132,6 +134,16 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     )
     .action(async (dir: string, flags: { apps?: string; json?: boolean; all?: boolean }) => {
       const input = readCatalogDir(resolvePath(io.cwd, dir), io.cwd);
+      if (flags.apps !== undefined && !existsSync(resolvePath(io.cwd, flags.apps))) {
+        // Not "every file differs": a mistyped path deserves its own answer.
+        throw new LabelwiseError(
+          'CATALOG_UNREADABLE',
+          `the apps directory ${flags.apps} does not exist`,
+          { file: flags.apps },
+          `render it first: labelwise catalog render ${dir} --out ${flags.apps}`,
+          'unavailable',
+        );
+      }
       const apps =
         flags.apps === undefined
           ? undefined

@@ -257,3 +257,15 @@ test('render into a directory that cannot be created fails with exit 3 instead o
     'CATALOG_WRITE_FAILED',
   );
 });
+
+test('check --apps with a directory that does not exist is exit 3, not "every file differs"', async (t) => {
+  const dir = workspace();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await assert.rejects(
+    run(['check', 'catalog', '--apps', 'aps'], memoryIO({ cwd: dir })),
+    (e: Error & { kind?: string; code?: string; hint?: string }) =>
+      e.kind === 'unavailable' &&
+      e.code === 'CATALOG_UNREADABLE' &&
+      e.hint === 'render it first: labelwise catalog render catalog --out aps',
+  );
+});
