@@ -1,0 +1,36 @@
+// In-process CLI runs and temporary trees for the fleet CLI tests.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { run } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/io.js';
+
+export const EXAMPLE = 'examples/homelab/fleet';
+
+/** Runs `labelwise fleet …` in-process. */
+export async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = memoryIO();
+  const code = await run(['fleet', ...argv], io);
+  return { code, out: io.out, err: io.err };
+}
+
+/** Writes files (paths relative, `/`) into a new temporary directory and returns it. */
+export function tempTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'labelwise-fleet-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** Why git cannot run here, or undefined when it can. */
+export function gitAvailable(): string | undefined {
+  try {
+    execFileSync('git', ['--version'], { stdio: 'ignore' });
+    return undefined;
+  } catch (error) {
+    return `git is not available: ${(error as Error).message}`;
+  }
+}
