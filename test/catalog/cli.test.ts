@@ -38,6 +38,11 @@ test('render writes every service, and a second render changes nothing', async (
   const json = JSON.parse(again.out) as { ok: boolean; files: string[] };
   assert.equal(json.ok, true);
   assert.ok(json.files.includes('plex/kustomization.yaml'));
+  // "Changes nothing": the same bytes, and the render says so.
+  const third = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], third), 0, third.err);
+  assert.match(third.out, /\(0 files changed\)/);
+  assert.equal(readFileSync(join(dir, 'apps/plex/deployment-plex.yaml'), 'utf8'), first);
 });
 
 test('check: exit 0 on the example, exit 2 with a readable diff after a hand edit', async (t) => {
