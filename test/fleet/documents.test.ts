@@ -520,6 +520,31 @@ const rows: Row[] = [
     errors: ['l/l.yaml:10 FLEET_INVALID_REFERENCE'],
   },
   {
+    name: 'resource: unquoted references in a flow list get a hint with the fix',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        L0,
+        doc('Package', 'p', 'requires: [Package[nginx]]\ndesired:\n  state: present\n'),
+      ],
+    },
+    errors: ['l/l.yaml:9 FLEET_INVALID_YAML'],
+    message:
+      'Missing , or : between flow sequence items; in a flow list, quote references: ["Package[nginx]"], or write them as a block list',
+  },
+  {
+    name: 'resource: quoted references in a flow list are fine',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        L0,
+        doc('Package', 'nginx', 'desired:\n  state: present\n'),
+        doc('Package', 'p', 'requires: ["Package[nginx]"]\ndesired:\n  state: present\n'),
+      ],
+    },
+    errors: [],
+  },
+  {
     name: 'resource: references name a known type',
     files: {
       'fleet.yaml': FLEET,

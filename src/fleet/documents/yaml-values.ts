@@ -87,7 +87,8 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
           message:
             error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message)
               ? 'YAML is nested too deeply to read'
-              : yamlMessage(error.message),
+              : yamlMessage(error.message) +
+                flowListHint(error.message, lineText(text, error.pos[0])),
         });
       continue;
     }
@@ -112,6 +113,26 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
     return true;
   });
   return { documents, problems: unique };
+}
+
+/** The text of the line holding `offset`. */
+function lineText(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
+  const end = text.indexOf('\n', offset);
+  return text.slice(start, end < 0 ? text.length : end);
+}
+
+/**
+ * `requires: [Package[nginx]]` is a YAML syntax error (the inner brackets open a nested flow
+ * list), and yaml's message says nothing about references; point at the fix.
+ */
+function flowListHint(message: string, line: string): string {
+  // Only short lines: the pattern backtracks, and one line of a hostile file may be megabytes.
+  return /flow sequence/.test(message) &&
+    line.length <= 1000 &&
+    /\[[^"']*\b[A-Za-z]+\[[^\]]*\]/.test(line)
+    ? '; in a flow list, quote references: ["Package[nginx]"], or write them as a block list'
+    : '';
 }
 
 /** yaml's messages end with " at line N, column M" and an excerpt; we print our own location. */
