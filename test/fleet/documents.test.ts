@@ -456,6 +456,65 @@ const rows: Row[] = [
     errors: ['l/l.yaml:10 FLEET_INVALID_FIELD'],
   },
   {
+    name: 'resource: a Symlink takes path, state, target, owner and group',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        L0,
+        doc(
+          'Symlink',
+          's',
+          'desired:\n  path: /etc/alt\n  state: present\n  target: ../alt.d/x\n  owner: root\n  group: root\n',
+        ),
+      ],
+    },
+    errors: [],
+  },
+  {
+    name: 'resource: a Symlink path is absolute',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, doc('Symlink', 's', 'desired:\n  path: etc/alt\n  target: /x\n')],
+    },
+    errors: ['l/l.yaml:10 FLEET_INVALID_FIELD'],
+  },
+  {
+    name: 'resource: a Symlink has no mode',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, doc('Symlink', 's', 'desired:\n  path: /etc/alt\n  mode: "0777"\n')],
+    },
+    errors: ['l/l.yaml:11 FLEET_UNKNOWN_FIELD'],
+    message: 'Symlink desired has no field "mode"',
+  },
+  {
+    name: 'resource: a Sysctl state is present or absent',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, doc('Sysctl', 'x', 'desired:\n  value: "1"\n  state: on\n')],
+    },
+    errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+  },
+  {
+    name: 'resource: a Repository components field is a list',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [
+        L0,
+        doc('Repository', 'r', 'desired:\n  id: r\n  unsigned: true\n  components: main\n'),
+      ],
+    },
+    errors: ['l/l.yaml:12 FLEET_INVALID_FIELD'],
+  },
+  {
+    name: 'resource: a User shell is an absolute path',
+    files: {
+      'fleet.yaml': FLEET,
+      'l/l.yaml': [L0, doc('User', 'u', 'desired:\n  state: present\n  shell: bash\n')],
+    },
+    errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
+  },
+  {
     name: 'resource: source is relative',
     files: { 'fleet.yaml': FLEET, 'l/l.yaml': [L0, file('f', '  path: /f\n  source: /etc/x\n')] },
     errors: ['l/l.yaml:11 FLEET_INVALID_FIELD'],
