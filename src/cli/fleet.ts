@@ -207,7 +207,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .option('--json', 'print JSON on stdout')
     .addHelpText(
       'after',
-      `\nExit 1 when the resource does not apply to the host.\n\nExample:\n  ${EXAMPLES.explain}\n`,
+      `\nExit 1 when the resource does not apply to the host, or has problems there.\n\nExample:\n  ${EXAMPLES.explain}\n`,
     )
     .action(async (repo: string, ref: string, flags: JsonFlag & { host: string }) => {
       const fleet = await load(io, repo);
@@ -280,7 +280,10 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .argument('<repo>', 'the fleet directory')
     .requiredOption('--layer <name>', 'the Layer')
     .option('--json', 'print JSON on stdout')
-    .addHelpText('after', `\nExample:\n  ${EXAMPLES.hosts}\n`)
+    .addHelpText(
+      'after',
+      `\nExit 1 when the Layer document has errors (it then reaches no host).\n\nExample:\n  ${EXAMPLES.hosts}\n`,
+    )
     .action(async (repo: string, flags: JsonFlag & { layer: string }) => {
       const fleet = await load(io, repo);
       reportLoadErrors(io, fleet, flags.json === true);
