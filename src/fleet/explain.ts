@@ -120,13 +120,18 @@ export function explainResource(
         {},
         'run `labelwise fleet validate` to see them',
       );
+    if (parseRef(ref) === undefined)
+      throw new LabelwiseError(
+        'FLEET_UNKNOWN_RESOURCE',
+        `${JSON.stringify(ref)} is not a resource reference, so no layer declares it`,
+        {},
+        'references look like File[nginx-config]: the type, then the name in brackets',
+      );
     throw new LabelwiseError(
       'FLEET_UNKNOWN_RESOURCE',
       `no layer declares ${ref}`,
       {},
-      parseRef(ref) === undefined
-        ? 'references look like File[nginx-config]: the type, then the name in brackets'
-        : `\`labelwise fleet resolve REPO --host ${resolved.host}\` lists the host's resources`,
+      `\`labelwise fleet resolve REPO --host ${resolved.host}\` lists the host's resources`,
     );
   }
   const labels = labelsOf(prepared, resolved.host);

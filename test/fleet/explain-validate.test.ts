@@ -305,3 +305,13 @@ test('validate: edges to a resource with no Layer above it are not reported agai
     ['stray/p.yaml:1 FLEET_NO_LAYER'],
   );
 });
+
+test('explain: a malformed reference is quoted in the message', () => {
+  assert.throws(
+    () => explainResource(prepareFleet(fleetOf(files)), 'web-001', ''),
+    (e: unknown) =>
+      e instanceof LabelwiseError &&
+      e.code === 'FLEET_UNKNOWN_RESOURCE' &&
+      e.message === '"" is not a resource reference, so no layer declares it',
+  );
+});
