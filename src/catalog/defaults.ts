@@ -7,7 +7,6 @@
 import { LabelwiseError, quote } from '../errors.js';
 import type {
   AuthMode,
-  DependencySpec,
   GpuClass,
   Platform,
   PortSpec,
@@ -18,6 +17,8 @@ import type {
 } from './types.js';
 import { AUTH_PORT_NAME, routeName } from './render/labels.js';
 import { apiRouteProblem } from './api-route-regex.js';
+import { resolveDependencies } from './defaults-dependencies.js';
+import type { NamedDependency } from './defaults-dependencies.js';
 import { resolveStorage } from './defaults-storage.js';
 import { reservedNamespace } from './platform.js';
 import { authUpstream, frontedPorts } from './render/ports.js';
@@ -42,25 +43,6 @@ export interface ResolveResult {
    * known. Empty when there are none.
    */
   readonly namedDependencies: readonly NamedDependency[];
-}
-
-/** A dependency whose port is a name of one of the target's ports. */
-export interface NamedDependency {
-  /** Its index in the definition's `dependencies` list (for messages). */
-  readonly index: number;
-  readonly to: string;
-  readonly portName: string;
-  /** Only when the definition states it; otherwise the named port's own protocol. */
-  readonly protocol?: Protocol;
-}
-
-/** Dependency order in a resolved service: by target, port, then protocol. */
-export function compareDependencies(a: DependencySpec, b: DependencySpec): number {
-  return a.to < b.to
-    ? -1
-    : a.to > b.to
-      ? 1
-      : a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0);
 }
 
 /** The workload kind a definition renders: the default for `observability.livenessWorkload.kind`. */
@@ -340,37 +322,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
   }
 
   // dependencies and clients
-  const dependencies: DependencySpec[] = [];
-  const namedDependencies: NamedDependency[] = [];
-  list(raw.dependencies).forEach((entry, i) => {
-    const d = obj(entry);
-    const to = String(d.to);
-    if (to === name)
-      fail(
-        'CATALOG_DEPENDENCY_SELF',
-        ['dependencies', i, 'to'],
-        'a service does not depend on itself',
-      );
-    if (typeof d.port === 'string') {
-      const protocol = d.protocol === 'UDP' || d.protocol === 'TCP' ? d.protocol : undefined;
-      namedDependencies.push({
-        index: i,
-        to,
-        portName: d.port,
-        ...(protocol !== undefined ? { protocol } : {}),
-      });
-      return;
-    }
-    dependencies.push({ to, port: Number(d.port), protocol: d.protocol === 'UDP' ? 'UDP' : 'TCP' });
-  });
-  dependencies.sort(compareDependencies);
-  const seenDeps = new Set<string>();
-  for (const d of dependencies) {
-    const key = `${d.to}:${d.port}/${d.protocol}`;
-    if (seenDeps.has(key))
-      fail('CATALOG_DEPENDENCY_DUPLICATE', ['dependencies'], `dependency ${key} is listed twice`);
-    seenDeps.add(key);
-  }
+  const { dependencies, namedDependencies } = resolveDependencies(raw.dependencies, name, fail);
   const inClusterClients = list(raw.inClusterClients).map(String);
   inClusterClients.forEach((client, i) => {
     if (client === name)

@@ -6,7 +6,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../errors.js';
-import type { NamedDependency } from './defaults.js';
+import type { NamedDependency } from './defaults-dependencies.js';
 import { resolveService } from './defaults.js';
 import { dependencyKey, resolveNamedDependencies } from './named-dependencies.js';
 import { resolvePlatform } from './platform.js';

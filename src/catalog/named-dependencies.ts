@@ -5,8 +5,8 @@
  * so this runs once every service is resolved. Pure; every problem is returned.
  */
 import { LabelwiseError, quote } from '../errors.js';
-import type { NamedDependency } from './defaults.js';
-import { compareDependencies } from './defaults.js';
+import type { NamedDependency } from './defaults-dependencies.js';
+import { compareDependencies } from './defaults-dependencies.js';
 import { AUTH_PORT_NAME } from './render/labels.js';
 import { frontedPorts, servicePorts } from './render/ports.js';
 import type { DependencySpec, Platform, ResolvedService } from './types.js';
