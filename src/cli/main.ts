@@ -96,6 +96,13 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
 /** The process entry point used by `bin/labelwise.js`. */
 export async function main(argv: readonly string[]): Promise<void> {
+  // A reader that goes away early (`labelwise … | head`) is not an error: stop quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(EXIT.ok);
+      throw error;
+    });
+  }
   const io: CliIO = {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

@@ -172,6 +172,16 @@ const cases: BlockCase[] = [
     errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'match.labels.a b' }],
   },
   {
+    name: '§2.4 bad keys are reported together with a malformed form',
+    // regression: a structural error used to hide every key and value error until it was fixed.
+    block: { noneOf: { tier: 'legacy' }, labels: { 'bad key': 'x', 'datum/foo': 'y' } },
+    errors: [
+      { code: 'SELECTOR_INVALID_MATCH', path: 'match.noneOf.tier' },
+      { code: 'SELECTOR_INVALID_KEY', path: 'match.labels.bad key' },
+      { code: 'SELECTOR_RESERVED_LABEL', path: 'match.labels.datum/foo' },
+    ],
+  },
+  {
     name: '§2.4 options.path prefixes error paths',
     block: { anyOf: {} },
     options: { path: 'layers[2].match' },

@@ -121,10 +121,10 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
         fail(path, `match has no field ${quote(form)}`);
     }
   }
-  if (errors.length > 0) return { selector: undefined, errors, warnings };
   const parsed = selectorOf(requirements);
-  // Validate the terms even when an empty oneOf makes the block Nothing: a bad key elsewhere is
-  // still the user's mistake and must not disappear behind the warning.
+  // Validate every well-formed term even when another form is malformed or an empty oneOf makes
+  // the block Nothing: a bad key elsewhere is still the user's mistake and is reported now, not
+  // after the first error is fixed.
   if (options.profile !== 'none')
     errors.push(...validateSelector(parsed, options.profile ?? 'datum'));
   const selector = never ? NOTHING : parsed;
