@@ -155,6 +155,44 @@ const cases: {
       }),
   },
   {
+    name: 'VPN gateway selector without its namespace (steers look-alike pods anywhere)',
+    check: 'selectors-select-own-pods',
+    service: 'sonarr',
+    mutate: (o) =>
+      edit(o, 'CiliumEgressGatewayPolicy', 'sonarr-vpn', (p) => {
+        const labels = at(p, 'spec', 'selectors', 0, 'podSelector', 'matchLabels') as Record<
+          string,
+          string
+        >;
+        delete labels['io.kubernetes.pod.namespace'];
+      }),
+  },
+  {
+    name: 'VPN gateway selector pointing at another service (sonarr has no way out)',
+    check: 'selectors-select-own-pods',
+    service: 'sonarr',
+    mutate: (o) =>
+      edit(o, 'CiliumEgressGatewayPolicy', 'sonarr-vpn', (p) => {
+        const labels = at(p, 'spec', 'selectors', 0, 'podSelector', 'matchLabels') as Record<
+          string,
+          string
+        >;
+        labels['app.kubernetes.io/name'] = 'qbittorrent';
+        labels['io.kubernetes.pod.namespace'] = 'qbittorrent';
+      }),
+  },
+  {
+    name: 'VPN gateway selector selecting every pod of the namespace',
+    check: 'selectors-select-own-pods',
+    service: 'sonarr',
+    mutate: (o) =>
+      edit(o, 'CiliumEgressGatewayPolicy', 'sonarr-vpn', (p) => {
+        (at(p, 'spec', 'selectors', 0) as Record<string, unknown>).podSelector = {
+          matchLabels: { 'io.kubernetes.pod.namespace': 'sonarr' },
+        };
+      }),
+  },
+  {
     name: 'dependency peer on the namespace label only (selects every pod there)',
     check: 'peer-selectors-select-their-service',
     service: 'sonarr',
@@ -411,5 +449,27 @@ test('auth-exposes-only-proxy fails when an unrouted auth service exposes its up
   assert.deepEqual(
     failures.map((f) => `${f.name}: ${f.object}: ${f.message}`),
     ['auth-exposes-only-proxy: Deployment w/w: Service w exposes app port 80'],
+  );
+});
+
+test('the VPN gateway selector checks name what went wrong', () => {
+  const messages = (mutate: (labels: Record<string, string>) => void) =>
+    failuresAfter('sonarr', (o) =>
+      edit(o, 'CiliumEgressGatewayPolicy', 'sonarr-vpn', (p) =>
+        mutate(
+          at(p, 'spec', 'selectors', 0, 'podSelector', 'matchLabels') as Record<string, string>,
+        ),
+      ),
+    ).map((f) => `${f.object}: ${f.message}`);
+  assert.deepEqual(
+    messages((l) => delete l['io.kubernetes.pod.namespace']),
+    [
+      "CiliumEgressGatewayPolicy sonarr-vpn spec.selectors[0].podSelector: also steers pods labelled like sonarr's in any other namespace through the VPN gateway",
+    ],
+  );
+  // Component and namespace alone still pick exactly sonarr's workload: not a failure.
+  assert.deepEqual(
+    messages((l) => delete l['app.kubernetes.io/name']),
+    [],
   );
 });

@@ -1,5 +1,6 @@
 /** Runs every conformance check over a rendered set, in a stable order. */
 import { OBJECT_CHECKS } from './check-objects.js';
+import { checkGatewaySelectors } from './check-gateway-selectors.js';
 import { checkPeers } from './check-peers.js';
 import { checkSelectors } from './check-selectors.js';
 import type { CheckResult, ConformanceInput } from './model.js';
@@ -11,6 +12,7 @@ import type { CheckResult, ConformanceInput } from './model.js';
 export function runConformance(input: ConformanceInput): CheckResult[] {
   const results = [
     ...checkSelectors(input),
+    ...checkGatewaySelectors(input),
     ...checkPeers(input),
     ...OBJECT_CHECKS.flatMap((check) => check(input)),
   ];
