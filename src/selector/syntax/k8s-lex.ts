@@ -21,8 +21,7 @@ export type TokenKind =
   | 'open'
   | 'close'
   | 'comma'
-  | 'end'
-  | 'error';
+  | 'end';
 
 export interface Token {
   readonly kind: TokenKind;
@@ -68,28 +67,13 @@ export function lex(input: string): Token[] {
     }
     const start = i;
     if (isSymbol(ch)) {
-      // Longest match among known symbols: `!=` beats `!`, `==` beats `=`, `=(` is `=` then `(`.
-      let best: TokenKind | undefined;
-      let bestEnd = i;
-      let j = i;
-      while (j < n && isSymbol(input[j] as string)) {
-        const kind = SYMBOLS[input.slice(i, j + 1)];
-        if (kind !== undefined) {
-          best = kind;
-          bestEnd = j + 1;
-        } else if (best !== undefined) {
-          break;
-        }
-        j++;
-        if (j - i >= 2) break; // no symbol is longer than two characters
-      }
-      if (best === undefined) {
-        tokens.push({ kind: 'error', text: input.slice(i, j), offset: start });
-        i = j;
-      } else {
-        tokens.push({ kind: best, text: input.slice(i, bestEnd), offset: start });
-        i = bestEnd;
-      }
+      // Every symbol character is a token on its own; a two-character symbol (`!=`, `==`) wins
+      // when it is there, so `=(` is `=` then `(`, and `===` is `==` then `=`.
+      const pair = SYMBOLS[input.slice(i, i + 2)];
+      const width = pair !== undefined ? 2 : 1;
+      const kind = pair ?? (SYMBOLS[ch] as TokenKind);
+      tokens.push({ kind, text: input.slice(i, i + width), offset: start });
+      i += width;
       continue;
     }
     while (i < n && !isWhitespace(input[i] as string) && !isSymbol(input[i] as string)) i++;
