@@ -6,7 +6,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding, StageResult } from '../findings.js';
 import type { LabelwiseError } from '../errors.js';
 import { catalogSchemas } from './io/schemas.js';
-import { readAppsDir, readCatalogDir } from './io/read-files.js';
+import { displayPath, readAppsDir, readCatalogDir } from './io/read-files.js';
 import { runCatalog } from './pipeline.js';
 
 /** Options for {@link buildCatalogStage}. */
@@ -57,6 +57,16 @@ export async function buildCatalogStage(
   );
   const apps = appsDir === undefined ? undefined : readAppsDir(appsDir, root, names);
   const run = runCatalog(input, catalogSchemas(), apps === undefined ? {} : { apps });
+  // Conformance results name a rendered object; point the finding at the definition it came
+  // from (each service renders into the namespace of its own name).
+  const definitionFiles = new Map(run.loaded.services.map((s) => [s.name, s.file]));
+  const definitionOf = (object: string): { file?: string } => {
+    const match = /^(\S+) (?:([^/\s]+)\/)?(\S+)$/.exec(object);
+    const service =
+      match === null ? undefined : (match[2] ?? (match[1] === 'Namespace' ? match[3] : undefined));
+    const file = service === undefined ? undefined : definitionFiles.get(service);
+    return file === undefined ? {} : { file };
+  };
   const findings: Finding[] = [
     ...run.errors.map((e) => toFinding(e, 'error')),
     ...run.warnings.map((e) => toFinding(e, 'warning')),
@@ -67,6 +77,7 @@ export async function buildCatalogStage(
         severity: 'error',
         code: 'CATALOG_CONFORMANCE',
         object: c.object,
+        ...definitionOf(c.object),
         message: `${c.name}: ${c.message}`,
       })),
     ...(run.diffs ?? []).map((d): Finding => ({
@@ -74,6 +85,7 @@ export async function buildCatalogStage(
       severity: 'error',
       code: 'CATALOG_GOLDEN_DIFF',
       object: d.path,
+      ...(appsDir === undefined ? {} : { file: displayPath(root, join(appsDir, d.path)) }),
       message: `${d.path} is ${d.change === 'added' ? 'missing from' : d.change === 'removed' ? 'extra in' : 'out of date in'} the apps directory; re-run labelwise catalog render`,
     })),
   ];

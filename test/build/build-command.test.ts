@@ -139,3 +139,18 @@ test('a missing repository exits 3; a repository with nothing to build exits 1',
     assert.match(empty.err, /BUILD_NOTHING_FOUND.*holds nothing to build/);
     assert.deepEqual(await readdir(dir), [], 'nothing was written');
   }));
+
+test('a hand-edited rendered manifest is a golden difference located at its file', () =>
+  withTemp(async (dir) => {
+    const repo = join(dir, 'repo');
+    await cp(HOMELAB, repo, { recursive: true });
+    await edit(join(repo, 'apps', 'blog', 'deployment-blog.yaml'), /replicas: 1/, 'replicas: 5');
+    const io = memoryIO({ cwd: dir });
+    assert.equal(await run(['build', repo, '--out', join(dir, 'out'), '--json'], io), 1, io.err);
+    const report = JSON.parse(io.out) as BuildReport;
+    const diffs = report.findings.filter((f) => f.code === 'CATALOG_GOLDEN_DIFF');
+    assert.deepEqual(
+      diffs.map((f) => [f.severity, f.file]),
+      [['error', 'apps/blog/deployment-blog.yaml']],
+    );
+  }));
