@@ -78,7 +78,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stderr(`labelwise: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
     return EXIT.invalid;
   }
-  const json = argv.includes('--json');
+  // Only a flag before `--` asks for JSON; after it, `--json` is an argument.
+  const end = argv.indexOf('--');
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
   try {
     const module = await group.load();
     return await module.run(rest, io);
