@@ -2,10 +2,9 @@
 // repositories made in temporary directories (skipped, with the reason, where git cannot run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLE, cli, gitAvailable, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 
 test('affected: compares every host between two git revisions', async (t) => {
@@ -19,21 +18,7 @@ test('affected: compares every host between two git revisions', async (t) => {
     'fleet/hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'db' })}---\n${host('c', { role: 'db' })}`,
     'fleet/web/layer.yaml': `${layer('web', 0, '  labels:\n    role: web\n')}---\n${doc('Package', 'nginx', 'desired:\n  state: present\n')}`,
   });
-  const git = (...args: string[]): void => {
-    execFileSync(
-      'git',
-      [
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { cwd: dir, stdio: 'ignore' },
-    );
-  };
+  const git = (...args: string[]): void => gitIn(dir, ...args);
   try {
     git('init', '-q');
     git('add', '.');
@@ -98,24 +83,9 @@ test('affected: a host whose document breaks is named, not silently shown as rem
     'web/layer.yaml': `${layer('web', 0)}---\n${doc('Package', 'nginx', 'desired:\n  state: present\n')}`,
   });
   try {
-    for (const args of [
-      ['init', '-q'],
-      ['add', '.'],
-      ['commit', '-q', '-m', 'one'],
-    ])
-      execFileSync(
-        'git',
-        [
-          '-c',
-          'user.name=t',
-          '-c',
-          'user.email=t@example.invalid',
-          '-c',
-          'commit.gpgsign=false',
-          ...args,
-        ],
-        { cwd: dir, stdio: 'ignore' },
-      );
+    gitIn(dir, 'init', '-q');
+    gitIn(dir, 'add', '.');
+    gitIn(dir, 'commit', '-q', '-m', 'one');
     writeFileSync(
       join(dir, 'hosts.yaml'),
       `${host('a', { role: 'web' })}---\n${host('b', { role: 'web', 'datum/x': 'y' })}`,
@@ -153,21 +123,7 @@ test('affected: outside git, and at a revision without the fleet, the reason is 
     return;
   }
   const dir = tempTree({ 'README.md': 'x\n' });
-  const git = (...args: string[]): void => {
-    execFileSync(
-      'git',
-      [
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { cwd: dir, stdio: 'ignore' },
-    );
-  };
+  const git = (...args: string[]): void => gitIn(dir, ...args);
   try {
     const outside = await cli('affected', dir, '--from', 'HEAD');
     assert.equal(outside.code, 1);

@@ -34,3 +34,20 @@ export function gitAvailable(): string | undefined {
     return `git is not available: ${(error as Error).message}`;
   }
 }
+
+/** Runs git in `dir` as a throwaway committer (no global config, no signing), output ignored. */
+export function gitIn(dir: string, ...args: string[]): void {
+  execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=t',
+      '-c',
+      'user.email=t@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      ...args,
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+}

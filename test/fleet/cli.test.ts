@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { buildFleetStage } from '../../src/fleet/index.js';
 import { readFleetFiles } from '../../src/fleet/io/read-tree.js';
-import { EXAMPLE, cli, gitAvailable, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 
 test('validate: the example fleet resolves with no errors', async () => {
@@ -350,24 +350,9 @@ test('a YAML file that is a symbolic link is not read, and a warning says so', a
     );
     if (gitAvailable() !== undefined) return;
     // At a git revision the link is a blob holding its target's name: also not read as YAML.
-    for (const args of [
-      ['init', '-q'],
-      ['add', '.'],
-      ['commit', '-q', '-m', 'one'],
-    ])
-      execFileSync(
-        'git',
-        [
-          '-c',
-          'user.name=t',
-          '-c',
-          'user.email=t@example.invalid',
-          '-c',
-          'commit.gpgsign=false',
-          ...args,
-        ],
-        { cwd: dir, stdio: 'ignore' },
-      );
+    gitIn(dir, 'init', '-q');
+    gitIn(dir, 'add', '.');
+    gitIn(dir, 'commit', '-q', '-m', 'one');
     const affected = await cli('affected', join(dir, 'fleet'), '--from', 'HEAD');
     assert.equal(affected.code, 0, affected.err);
     assert.equal(affected.err, '');
