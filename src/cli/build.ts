@@ -14,8 +14,8 @@ import {
   renderReportHtml,
   runStage,
   writeOutputDirectory,
-} from '../build/index.js';
-import type { StageRun } from '../build/index.js';
+} from '../repo/index.js';
+import type { StageRun } from '../repo/index.js';
 import type { AnchorClaims } from '../anchor/index.js';
 import type { FleetMatrix } from '../fleet/index.js';
 import type { CliIO } from './io.js';

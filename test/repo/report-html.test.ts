@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { buildReport, renderReportHtml } from '../../src/build/index.js';
-import type { StageRun } from '../../src/build/index.js';
+import { buildReport, renderReportHtml } from '../../src/repo/index.js';
+import type { StageRun } from '../../src/repo/index.js';
 import type { AnchorClaims } from '../../src/anchor/index.js';
 import type { FleetMatrix } from '../../src/fleet/index.js';
 

@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LabelwiseError } from '../../src/errors.js';
-import { MARKER, writeOutputDirectory } from '../../src/build/index.js';
+import { MARKER, writeOutputDirectory } from '../../src/repo/index.js';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-out-'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import type { BuildReport } from '../../src/build/index.js';
+import type { BuildReport } from '../../src/repo/index.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 
