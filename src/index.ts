@@ -1,6 +1,6 @@
 // The labelwise library API: one namespace per module, plus the shared error and finding types.
-export { LabelwiseError } from './errors.js';
-export type { SourceRef, ErrorKind } from './errors.js';
+export { LabelwiseError } from './base/errors.js';
+export type { SourceRef, ErrorKind } from './base/errors.js';
 export type { Finding, ModuleName, StageResult } from './findings.js';
 export * as selector from './selector/index.js';
 export * as anchor from './anchor/index.js';

@@ -3,7 +3,7 @@
  * and reports findings, the claim table and `anchors.json`. Writes nothing itself.
  */
 import { relative, resolve } from 'node:path';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import type { Finding, StageResult } from '../findings.js';
 import { findComposeProjects, readComposeFiles } from './adapters/compose-files.js';
 import { checkAnchors } from './compose/check.js';

@@ -4,7 +4,7 @@
  * or throws the first problem as a LabelwiseError naming the variable. Every error here is fatal
  * before anything is touched.
  */
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import {
   formatEqualityList,
   parseEqualityList,

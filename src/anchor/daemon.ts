@@ -10,7 +10,7 @@
  * failed`, `conntrack flush failed`, `fatal`.
  */
 import type { Logger } from 'pino';
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type { DiscoveryPort } from './adapters/docker-discovery.js';
 import type { KernelPort } from './adapters/nft.js';
 import type { AnchorConfig } from './config.js';

@@ -12,7 +12,7 @@
  * Label values come from whoever can start a container, so the parser is strict: anything else
  * is an error, and only the validated numbers ever leave this file.
  */
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type { ExposeEntry, Proto } from './model.js';
 
 export const EXPOSE_LABEL = 'anchord.expose';

@@ -3,7 +3,7 @@
  * deterministic (same snapshot, same entries in the same order, same notices), so it is tested
  * without Docker and the daemon only has to apply its result.
  */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { compareStrings, compile } from '../selector/index.js';
 import type { Selector } from '../selector/index.js';
 import { validGlobalIpv6, validIpv4 } from './addresses.js';

@@ -5,7 +5,7 @@
  */
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { DockerDiscovery } from './adapters/docker-discovery.js';
 import type { DiscoveryPort } from './adapters/docker-discovery.js';
 import { startHttpServer } from './adapters/http-server.js';

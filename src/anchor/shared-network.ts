@@ -6,7 +6,7 @@
  * networks minus the outside one) most listed backends are attached to, ties going to a name
  * containing `transit`, then to the alphabetically first.
  */
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import { compareStrings } from '../selector/index.js';
 
 export interface SharedNetworkInput {

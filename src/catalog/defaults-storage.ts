@@ -3,7 +3,7 @@
  * §storage): bulk needs an absolute export, longhorn a size, backup is a longhorn notion, a VM
  * takes longhorn disks only, names and mount paths are unique. Sorted by name.
  */
-import { quote } from '../errors.js';
+import { quote } from '../base/errors.js';
 import type { ServiceKind, StorageSpec } from './types.js';
 
 /** Reports one problem at a JSON path of the definition. */

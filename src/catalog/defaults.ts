@@ -4,7 +4,7 @@
  * output is a {@link ResolvedService} in which every reference is resolved, so the renderer never
  * meets an absent field. Every problem is returned (not thrown) with file, line and JSON path.
  */
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type {
   AuthMode,
   GpuClass,

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import type { ToStringOptions, CreateNodeOptions, DocumentOptions, SchemaOptions } from 'yaml';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import type { KubeObject, RenderedService } from './types.js';
 
 /**

@@ -5,7 +5,7 @@
  * of every file is returned, with file, line and JSON path.
  */
 import type { ValidateFunction } from 'ajv';
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
 import { resolveService } from './defaults.js';
 import { dependencyKey, resolveNamedDependencies } from './named-dependencies.js';

@@ -4,7 +4,7 @@
  * Service ports: with forward-auth, the proxy's `http-auth` instead of the app port it fronts),
  * so this runs once every service is resolved. Pure; every problem is returned.
  */
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
 import { compareDependencies } from './defaults-dependencies.js';
 import { AUTH_PORT_NAME } from './render/labels.js';

@@ -4,7 +4,7 @@
  * the CLI and the build stage do the reading and writing around it.
  */
 import { parseDocument } from 'yaml';
-import type { LabelwiseError } from '../errors.js';
+import type { LabelwiseError } from '../base/errors.js';
 import { runConformance } from './conformance/run-conformance.js';
 import type { CheckResult } from './conformance/model.js';
 import { emitFiles } from './emit.js';

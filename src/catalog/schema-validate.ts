@@ -5,7 +5,7 @@
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
 

@@ -4,7 +4,7 @@
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding, StageResult } from '../findings.js';
-import type { LabelwiseError } from '../errors.js';
+import type { LabelwiseError } from '../base/errors.js';
 import { catalogSchemas } from './io/schemas.js';
 import { displayPath, readAppsDir, readCatalogDir } from './io/read-files.js';
 import { runCatalog } from './pipeline.js';

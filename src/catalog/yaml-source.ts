@@ -5,7 +5,7 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 
 /** A parsed file: its plain value (undefined on a syntax error) and what maps paths to lines. */
 export interface YamlSource {

@@ -3,7 +3,7 @@
  * `labelwise anchor check COMPOSE_FILE… [--project NAME] [--json]` (the static check).
  */
 import { Option } from 'commander';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import {
   buildReport,
   detectParts,

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import {
   catalogSchemas,
   readAppsDir,

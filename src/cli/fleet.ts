@@ -5,7 +5,7 @@
  * fleet root.
  */
 import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import {
   compareDigests,
   explainResource,

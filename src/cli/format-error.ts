@@ -1,4 +1,4 @@
-import type { LabelwiseError } from '../errors.js';
+import type { LabelwiseError } from '../base/errors.js';
 
 /**
  * One line for a user error: `file:line:col: CODE: message`, the location parts only when

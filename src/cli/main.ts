@@ -3,7 +3,7 @@
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
  */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { formatError } from './format-error.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';

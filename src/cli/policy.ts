@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { compilePolicy, decide, lintPolicy, loadPolicyDir, renderModel } from '../policy/index.js';
 import type { PolicyProblem, SettingsInput } from '../policy/index.js';
 import type { CliIO } from './io.js';

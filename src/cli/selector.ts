@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import {
   compareStrings,
   explain,

@@ -3,7 +3,7 @@
  * beyond Datum, "why does it not?": for every layer declaring the resource, the matcher term that
  * failed for the host.
  */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { explain } from '../selector/index.js';
 import type { Labels } from '../selector/index.js';
 import type {

@@ -2,7 +2,7 @@
  * The module's entry points over plain data: compile, decide, lint. Loading from disk lives in
  * `io/read-dir.ts`; these functions do no I/O.
  */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { authorize, parseClient } from './authorize.js';
 import type { Decision } from './authorize.js';
 import { PolicyModel } from './compile/model.js';

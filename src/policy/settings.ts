@@ -1,5 +1,5 @@
 /** Cluster settings: defaults, and parsing from flags or a settings file. */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import { parseCidr } from './networks.js';
 import { DEFAULT_POLICIES } from './types.js';
 import type { ClusterSettings, DefaultPolicy } from './types.js';

@@ -2,7 +2,7 @@
  * Runs each module's build stage over the parts found in a repository. Only this folder and
  * `src/cli` see every module; the modules never import each other.
  */
-import { LabelwiseError } from '../errors.js';
+import { LabelwiseError } from '../base/errors.js';
 import type { Finding, ModuleName, StageResult } from '../findings.js';
 import type { RepoParts } from './detect.js';
 

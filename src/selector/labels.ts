@@ -1,4 +1,4 @@
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 
 /**
  * A label set: string keys to string values, one value per key, `""` allowed. Label sets built

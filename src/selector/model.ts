@@ -1,4 +1,4 @@
-import { LabelwiseError, quote } from '../errors.js';
+import { LabelwiseError, quote } from '../base/errors.js';
 import {
   compareStrings,
   keyProblem,

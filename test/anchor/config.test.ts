@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { loadConfig } from '../../src/anchor/index.js';
 import { formatSelector } from '../../src/selector/index.js';
 import { parseDuration } from '../../src/anchor/duration.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DockerDiscovery } from '../../src/anchor/adapters/docker-discovery.js';
 import { loadConfig, plan } from '../../src/anchor/index.js';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import type { FakeContainer } from './docker-stand-in.js';
 import { fake, startStandIn } from './docker-stand-in.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { parseExpose, parseExposeV6 } from '../../src/anchor/index.js';
 
 const valid: [string, string, { proto: string; port: number; backendPort: number }[]][] = [

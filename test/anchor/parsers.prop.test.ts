@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { checkAnchors, loadComposeProject, loadConfig } from '../../src/anchor/index.js';
 import { parseDuration } from '../../src/anchor/duration.js';
 import { interpolate } from '../../src/anchor/compose/compose-text.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { chooseSharedNetwork, loadConfig, plan } from '../../src/anchor/index.js';
 import type { PlanOptions } from '../../src/anchor/index.js';
 import { parseEqualityList } from '../../src/selector/index.js';

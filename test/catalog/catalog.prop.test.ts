@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse, stringify } from 'yaml';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { catalogSchemas, loadCatalog, renderService } from '../../src/catalog/index.js';
 import type { ResolvedService } from '../../src/catalog/index.js';
 import { catalogOf, runOf } from './helpers.js';

@@ -1,7 +1,7 @@
 // explain (why it applies, why it does not) and validate (grouping, matcher lints).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import {
   explainResource,
   formatProblem,

@@ -2,7 +2,7 @@
 // provenance and conflicts, merged-resource checks. Each test loads YAML through the real loader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { manifestJson, prepareFleet, resolveHost } from '../../src/fleet/index.js';
 import { FLEET, doc, errorsOf, fleetOf, host, layer, resolveIn } from './helpers.js';
 

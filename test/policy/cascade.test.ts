@@ -2,7 +2,7 @@
 // error at file:line)" (POLICY_REF_INVALID, a warning), never "X does not exist".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { decide, lintPolicy, renderModel } from '../../src/policy/index.js';
 import type { PolicyProblem } from '../../src/policy/index.js';
 import { ask, load, mtls, pod, policy, route, server } from './helpers.js';

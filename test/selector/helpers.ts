@@ -1,6 +1,6 @@
 // Shared test helpers for the selector suite: compact views of selectors and errors.
 import assert from 'node:assert/strict';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import type { Selector } from '../../src/selector/index.js';
 
 /** A selector as `[key, operator, values]` rows, or the kind for Everything/Nothing. */

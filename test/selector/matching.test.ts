@@ -21,7 +21,7 @@ import {
   validateSelector,
 } from '../../src/selector/index.js';
 import type { Labels, Operator, Selector } from '../../src/selector/index.js';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import { expectError, plain } from './helpers.js';
 
 /** Every matcher the toolkit offers must agree: interpreter, compiled predicate, explain, indexes. */

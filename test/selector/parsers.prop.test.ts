@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LabelwiseError } from '../../src/errors.js';
+import { LabelwiseError } from '../../src/base/errors.js';
 import {
   canonicalForm,
   equivalent,

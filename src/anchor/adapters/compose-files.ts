@@ -5,7 +5,7 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import { compareStrings } from '../../selector/index.js';
 import { parseDotEnv } from '../compose/compose-text.js';
 import type { ComposeFile } from '../compose/compose-model.js';

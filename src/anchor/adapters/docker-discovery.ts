@@ -6,7 +6,7 @@
  */
 import Docker from 'dockerode';
 import { hostname } from 'node:os';
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import { labelsFrom, toDockerFilters } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
 import type { DockerEndpoint } from '../config.js';

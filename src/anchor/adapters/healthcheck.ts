@@ -5,7 +5,7 @@
  * Exit 0 ready (or endpoints disabled: nothing to ask), 1 not ready or unreachable.
  */
 import { pathToFileURL } from 'node:url';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import { parseListenAddress } from '../config.js';
 
 /**

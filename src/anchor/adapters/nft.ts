@@ -4,7 +4,7 @@
  * addresses are passed.
  */
 import { spawn } from 'node:child_process';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import type { ConntrackFlush } from '../conntrack-plan.js';
 import type { Family, Proto } from '../model.js';
 import { validGlobalIpv6, validIpv4 } from '../addresses.js';

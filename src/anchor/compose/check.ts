@@ -8,7 +8,7 @@
  * an overlap is an error whenever *some* label set satisfies both scopes, and the report gives
  * that label set as the witness.
  */
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import {
   compareStrings,
   compile,

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 
 /**
  * Creates `dir` and its missing parents one level at a time. Not `mkdirSync(dir, {recursive})`:

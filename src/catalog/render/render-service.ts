@@ -4,7 +4,7 @@
  * in a stable order. Pure: the KubeVirt validator is passed in.
  */
 import type { ValidateFunction } from 'ajv';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import type { KubeObject, Platform, RenderedService, ResolvedService } from '../types.js';
 import { livenessRule, serviceMonitor } from './monitoring.js';
 import { baselinePolicy, namespace } from './namespace.js';

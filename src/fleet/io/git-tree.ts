@@ -5,7 +5,7 @@
  * commands; a revision starting with `-` is refused outright.
  */
 import { execFile, spawn } from 'node:child_process';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import { isCandidate } from '../documents/load-fleet.js';
 import { MAX_FILE_BYTES, assertDirectory } from './read-tree.js';
 import type { FleetTree } from './read-tree.js';

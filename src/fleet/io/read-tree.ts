@@ -4,7 +4,7 @@
  */
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import { MAX_FILE_BYTES, SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
 import type { FleetFile } from '../documents/load-fleet.js';
 

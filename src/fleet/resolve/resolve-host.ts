@@ -8,7 +8,7 @@
  * that ordering, presence and edge lookups are integer operations; references only one layer
  * declares come straight from the memo. Measure with `npm run bench -- fleet` before changing.
  */
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import type { FleetProblem, HostManifest, LayerDoc, ResourceDoc } from '../model.js';
 import { digestOfCanonical } from './digest.js';
 import { analyseIndexed } from './graph.js';

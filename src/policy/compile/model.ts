@@ -4,7 +4,7 @@
  * send the pod's proxy (spec §1–§3, §5). Server-level work is shared by every pod a Server
  * selects; per-pod work is only the probe route.
  */
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';

@@ -4,7 +4,7 @@
  */
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import { compareStrings } from '../../selector/index.js';
 import { readResources } from '../resources/load.js';
 import type { YamlDoc } from '../resources/yaml-docs.js';

@@ -2,7 +2,7 @@
  * Readers for the roadmap extension (`policy.labelwise.dev/v1alpha1`): HttpRouteGroup,
  * HttpRouteBinding, HttpRouteClass, TimeoutPolicy and HeaderRewritePolicy.
  */
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import {
   fromLabelSelector,
   requirement,

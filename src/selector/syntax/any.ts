@@ -2,7 +2,7 @@
  * One entry point for every text syntax, as the CLI's `--syntax` flag names them.
  */
 import { parse as parseYaml } from 'yaml';
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import type { Selector } from '../model.js';
 import { parseDockerFilterText } from './docker-filters.js';
 import { parseEqualityList } from './equality.js';

@@ -8,7 +8,7 @@
  * The server part is therefore never narrower than the selector: no matching container is
  * dropped.
  */
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import { NOTHING, requirement, selectorOf } from '../model.js';
 import type { Requirement, Selector } from '../model.js';
 

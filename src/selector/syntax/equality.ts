@@ -9,7 +9,7 @@
  *
  * The three error messages are an interface (operators and tests grep them): do not reword.
  */
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import { requirement, selectorOf } from '../model.js';
 import type { Requirement, Selector } from '../model.js';
 

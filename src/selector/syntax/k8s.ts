@@ -23,7 +23,7 @@
  *
  * Errors keep apimachinery's "found …, expected …" wording and add a code and an offset.
  */
-import { LabelwiseError } from '../../errors.js';
+import { LabelwiseError } from '../../base/errors.js';
 import type { ValidationProfile } from '../labels.js';
 import { requirement, requirementProblems, selectorOf } from '../model.js';
 import type { Operator, Requirement, Selector } from '../model.js';

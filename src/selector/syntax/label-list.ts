@@ -4,7 +4,7 @@
  * empty value; blank items are skipped and blank input is the empty label set. Labels given this
  * way are not validated against a profile: the point is to ask "what if an object had these".
  */
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import type { Labels } from '../labels.js';
 import { labelsFrom } from '../labels.js';
 

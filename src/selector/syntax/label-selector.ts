@@ -8,7 +8,7 @@
  * - Requirements remember where they came from (`matchLabels.app`, `matchExpressions[1]`) so an
  *   object survives object → model → object without loss.
  */
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import type { ValidationProfile } from '../labels.js';
 import {
   EVERYTHING,

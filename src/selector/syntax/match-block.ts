@@ -13,7 +13,7 @@
  * Scalars are taken as their literal text: callers reading YAML should pass each scalar's source
  * text; numbers and booleans given as JS values are printed with `String`.
  */
-import { LabelwiseError, quote } from '../../errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import { compareStrings } from '../labels.js';
 import type { ValidationProfile } from '../labels.js';
 import { EVERYTHING, NOTHING, requirement, selectorOf, validateSelector } from '../model.js';

@@ -51,7 +51,4 @@ export class LabelwiseError extends Error {
   }
 }
 
-/** Quotes a value the way Go's `%q` does for printable text, so messages read the same everywhere. */
-export function quote(text: string): string {
-  return JSON.stringify(text);
-}
+export { quote } from './text.js';

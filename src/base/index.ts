@@ -1,0 +1,34 @@
+// The shared edges every module uses: errors, diagnostics, terminal-safe text, YAML with
+// positions, the safe repository reader and the owned output writer. Written once, here.
+export { LabelwiseError, quote } from './errors.js';
+export type { SourceRef, ErrorKind } from './errors.js';
+export {
+  compareDiagnostics,
+  countDiagnostics,
+  diagnosticFromError,
+  diagnosticsJson,
+  formatDiagnostic,
+  formatDiagnostics,
+  formatLocation,
+  normalizeDiagnostic,
+  sortDiagnostics,
+} from './diagnostic.js';
+export type { Diagnostic, DiagnosticsJson, Severity } from './diagnostic.js';
+export { compareText, escapeControl, excerptLine, hasControl } from './text.js';
+export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
+export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  RepoReader,
+  SYSTEM_TREES,
+  isSystemPath,
+  isWithin,
+} from './io/repo-reader.js';
+export type { ListOptions, RepoEntry, RepoReaderOptions } from './io/repo-reader.js';
+export {
+  MANIFEST,
+  checkOutputPath,
+  foreignFiles,
+  writeOwnedDirectory,
+} from './io/output-writer.js';
+export type { OwnedWriteOptions } from './io/output-writer.js';

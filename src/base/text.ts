@@ -1,0 +1,78 @@
+/**
+ * Text that reaches a terminal, a report or a log. Input files are hostile: a label, a path or a
+ * YAML key can hold escape sequences that would repaint the user's terminal, so every text
+ * output goes through {@link escapeControl}. Ordering is by code point, never by locale, so the
+ * same input gives the same bytes on every machine.
+ */
+
+// C0 controls except tab and newline, DEL, C1 controls, and the line/paragraph separators
+// that some terminals and viewers treat as line breaks.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+// eslint-disable-next-line no-control-regex -- as above, with tab and newline too
+const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function escapeOne(char: string): string {
+  const code = char.charCodeAt(0);
+  if (char === '\n') return '\\n';
+  if (char === '\t') return '\\t';
+  if (char === '\r') return '\\r';
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, '0')}`
+    : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Replaces control characters with visible escapes (`\x1b`, `\u2028`). Tabs and newlines are
+ * kept unless `singleLine` is set, in which case they are escaped too: use that for anything that
+ * must stay on one line (a path, a label, a field name in a message).
+ */
+export function escapeControl(text: string, singleLine = false): string {
+  return text.replace(singleLine ? CONTROL_OR_BREAK : CONTROL, escapeOne);
+}
+
+/** True when `text` holds a character {@link escapeControl} would replace on one line. */
+export function hasControl(text: string): boolean {
+  CONTROL_OR_BREAK.lastIndex = 0;
+  return CONTROL_OR_BREAK.test(text);
+}
+
+/**
+ * Compares two strings by Unicode code point. `localeCompare` and `Intl.Collator` depend on the
+ * machine's locale (`sv_SE` sorts `w` with `v`, `tr_TR` has a dotless i); this never does.
+ */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  // UTF-16 order equals code point order except around surrogates; compare by code point.
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length < 0 ? -1 : a.length === b.length ? 0 : 1;
+}
+
+/** Quotes a value the way Go's `%q` does for printable text, so messages read the same everywhere. */
+export function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/**
+ * One line of a file for an error message: at most `max` characters, escaped. Errors about a
+ * file quote at most the offending line, never the file's contents.
+ */
+export function excerptLine(text: string, line: number, max = 120): string | undefined {
+  if (line < 1) return undefined;
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', start);
+    if (next < 0) return undefined;
+    start = next + 1;
+  }
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  const raw = text.slice(start, Math.min(end, start + max)).replace(/\r$/, '');
+  return escapeControl(raw, true) + (end - start > max ? '…' : '');
+}
