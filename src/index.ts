@@ -1,7 +1,7 @@
 // The labelwise library API: one namespace per module, plus the shared error and finding types.
 export { LabelwiseError } from './base/errors.js';
 export type { SourceRef, ErrorKind } from './base/errors.js';
-export type { Finding, ModuleName, StageResult } from './findings.js';
+export type { Diagnostic, ModuleName, StageResult } from './base/index.js';
 export * as selector from './selector/index.js';
 export * as anchor from './anchor/index.js';
 export * as fleet from './fleet/index.js';

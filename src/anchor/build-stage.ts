@@ -1,10 +1,10 @@
 /**
  * The anchor stage of `labelwise build`: checks every Compose project found in the repository
- * and reports findings, the claim table and `anchors.json`. Writes nothing itself.
+ * and reports diagnostics, the claim table and `anchors.json`. Writes nothing itself.
  */
 import { relative, resolve } from 'node:path';
 import { LabelwiseError } from '../base/errors.js';
-import type { Finding, StageResult } from '../findings.js';
+import type { Diagnostic, StageResult } from '../base/index.js';
 import { findComposeProjects, readComposeFiles } from './adapters/compose-files.js';
 import { checkAnchors } from './compose/check.js';
 import type { CheckReport } from './compose/check.js';
@@ -33,14 +33,14 @@ export interface AnchorClaims {
 
 /**
  * Runs the anchor check over the Compose projects in `dir` (`compose/` or `compose*.yaml`).
- * Deterministic; never writes files; unreadable files surface as error findings.
+ * Deterministic; never writes files; unreadable files surface as error diagnostics.
  */
 export async function buildAnchorStage(
   dir: string,
   options: AnchorStageOptions = {},
 ): Promise<StageResult> {
   const root = resolve(options.root ?? dir);
-  const findings: Finding[] = [];
+  const diagnostics: Diagnostic[] = [];
   const reports: { files: string[]; report: CheckReport }[] = [];
   for (const paths of await findComposeProjects(resolve(dir))) {
     let input: Awaited<ReturnType<typeof readComposeFiles>>;
@@ -48,7 +48,7 @@ export async function buildAnchorStage(
       input = await readComposeFiles(paths, root, root);
     } catch (error) {
       if (!(error instanceof LabelwiseError)) throw error;
-      findings.push({
+      diagnostics.push({
         module: 'anchor',
         severity: 'error',
         code: error.code,
@@ -64,7 +64,7 @@ export async function buildAnchorStage(
     const report = checkAnchors(loaded.project, loaded.issues);
     reports.push({ files: input.files.map((f) => f.path), report });
     for (const issue of [...report.errors, ...report.warnings]) {
-      findings.push({
+      diagnostics.push({
         module: 'anchor',
         severity: issue.severity,
         code: issue.code,
@@ -101,7 +101,7 @@ export async function buildAnchorStage(
     0,
   );
   return {
-    findings,
+    diagnostics,
     outputs:
       reports.length === 0
         ? {}
@@ -123,7 +123,7 @@ export async function buildAnchorStage(
   };
 }
 
-/** Paths relative to a root, with forward slashes (for findings). */
+/** Paths relative to a root, with forward slashes (for diagnostics). */
 function relativePath(root: string, path: string): string {
   return relative(root, path).split('\\').join('/');
 }

@@ -32,3 +32,4 @@ export {
   writeOwnedDirectory,
 } from './io/output-writer.js';
 export type { OwnedWriteOptions } from './io/output-writer.js';
+export type { ModuleName, StageResult } from './stage.js';

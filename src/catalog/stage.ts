@@ -1,9 +1,9 @@
 /**
  * The catalog's stage of `labelwise build`: validate, render and check a catalog directory, and
- * return findings, the files it would write and counts. Reads files; never writes.
+ * return diagnostics, the files it would write and counts. Reads files; never writes.
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { Finding, StageResult } from '../findings.js';
+import type { Diagnostic, StageResult } from '../base/index.js';
 import type { LabelwiseError } from '../base/errors.js';
 import { catalogSchemas } from './io/schemas.js';
 import { displayPath, readAppsDir, readCatalogDir } from './io/read-files.js';
@@ -20,15 +20,15 @@ export interface CatalogStageOptions {
   readonly apps?: string;
 }
 
-function toFinding(error: LabelwiseError, severity: Finding['severity']): Finding {
-  const { file, line, col } = error.source;
+function toFinding(error: LabelwiseError, severity: Diagnostic['severity']): Diagnostic {
+  const { file, line, col: column } = error.source;
   return {
     module: 'catalog',
     severity,
     code: error.code,
     ...(file !== undefined ? { file } : {}),
     ...(line !== undefined ? { line } : {}),
-    ...(col !== undefined ? { col } : {}),
+    ...(column !== undefined ? { column } : {}),
     message: error.hint === undefined ? error.message : `${error.message} (hint: ${error.hint})`,
   };
 }
@@ -67,12 +67,12 @@ export async function buildCatalogStage(
     const file = service === undefined ? undefined : definitionFiles.get(service);
     return file === undefined ? {} : { file };
   };
-  const findings: Finding[] = [
+  const diagnostics: Diagnostic[] = [
     ...run.errors.map((e) => toFinding(e, 'error')),
     ...run.warnings.map((e) => toFinding(e, 'warning')),
     ...run.checks
       .filter((c) => !c.ok)
-      .map((c): Finding => ({
+      .map((c): Diagnostic => ({
         module: 'catalog',
         severity: 'error',
         code: 'CATALOG_CONFORMANCE',
@@ -80,7 +80,7 @@ export async function buildCatalogStage(
         ...definitionOf(c.object),
         message: `${c.name}: ${c.message}`,
       })),
-    ...(run.diffs ?? []).map((d): Finding => ({
+    ...(run.diffs ?? []).map((d): Diagnostic => ({
       module: 'catalog',
       severity: 'error',
       code: 'CATALOG_GOLDEN_DIFF',
@@ -93,7 +93,7 @@ export async function buildCatalogStage(
   for (const [path, text] of Object.entries(run.files)) outputs[`apps/${path}`] = text;
   const objects = run.rendered.reduce((n, r) => n + r.objects.length, 0);
   return {
-    findings,
+    diagnostics,
     outputs,
     counts: {
       services: run.loaded.services.length,

@@ -39,8 +39,8 @@ function display(path: string, cwd: string): string {
 }
 
 function summaryTable(run: StageRun, io: CliIO): string {
-  const errors = run.result.findings.filter((f) => f.severity === 'error').length;
-  const warnings = run.result.findings.length - errors;
+  const errors = run.result.diagnostics.filter((f) => f.severity === 'error').length;
+  const warnings = run.result.diagnostics.length - errors;
   const rows: string[][] = [['FOUND', 'COUNT']];
   for (const key of Object.keys(run.result.counts).sort()) {
     // The table's own errors/warnings rows count findings; skip a stage's duplicates.
@@ -130,9 +130,9 @@ async function build(
   }
   io.stdout(`labelwise build ${repoName}\n\n`);
   for (const stageRun of runs) io.stdout(`${summaryTable(stageRun, io)}\n`);
-  if (report.findings.length > 0) {
+  if (report.diagnostics.length > 0) {
     io.stdout('Findings\n');
-    for (const f of report.findings) {
+    for (const f of report.diagnostics) {
       const severity =
         f.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
       const object = f.object === undefined ? '' : ` [${f.object}]`;
@@ -142,10 +142,14 @@ async function build(
     }
     io.stdout('\n');
   }
-  const errors = report.findings.filter((f) => f.severity === 'error').length;
+  const errors = report.diagnostics.filter((f) => f.severity === 'error').length;
   const verdict = report.ok
-    ? paint(io, 'green', `ok: ${report.findings.length} warning(s)`)
-    : paint(io, 'red', `failed: ${errors} error(s), ${report.findings.length - errors} warning(s)`);
+    ? paint(io, 'green', `ok: ${report.diagnostics.length} warning(s)`)
+    : paint(
+        io,
+        'red',
+        `failed: ${errors} error(s), ${report.diagnostics.length - errors} warning(s)`,
+      );
   io.stdout(
     `${verdict}; wrote ${Object.keys(files).length} files to ${display(outDir, io.cwd)}/ (open report.html)\n`,
   );

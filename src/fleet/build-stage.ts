@@ -1,6 +1,6 @@
-/** The fleet stage of `labelwise build`: findings, resolved manifests and the host × layer matrix. */
+/** The fleet stage of `labelwise build`: diagnostics, resolved manifests and the host × layer matrix. */
 import { join, relative, resolve, sep } from 'node:path';
-import type { Finding, StageResult } from '../findings.js';
+import type { Diagnostic, StageResult } from '../base/index.js';
 import { loadFleetDir } from './io/load-dir.js';
 import { manifestJson } from './manifest-json.js';
 import { validateFleet } from './validate.js';
@@ -47,7 +47,7 @@ export async function buildFleetStage(
       matrix.applies.push(row);
     },
   });
-  const findings: Finding[] = report.problems.map((p) => {
+  const diagnostics: Diagnostic[] = report.problems.map((p) => {
     const hosts =
       p.hosts.length === 0
         ? ''
@@ -66,7 +66,7 @@ export async function buildFleetStage(
     };
   });
   return {
-    findings,
+    diagnostics,
     outputs,
     counts: {
       hosts: report.hosts,

@@ -1,6 +1,6 @@
 /** The policy stage of `labelwise build`. */
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Finding, StageResult } from '../findings.js';
+import type { Diagnostic, StageResult } from '../base/index.js';
 import { compilePolicy } from './api.js';
 import { renderModel } from './compile/render.js';
 import { loadPolicyDir } from './io/read-dir.js';
@@ -17,7 +17,7 @@ export interface PolicyStageOptions {
   settings?: SettingsInput;
 }
 
-function toFinding(p: PolicyProblem): Finding {
+function toFinding(p: PolicyProblem): Diagnostic {
   return {
     module: 'policy',
     severity: p.severity,
@@ -31,7 +31,7 @@ function toFinding(p: PolicyProblem): Finding {
 
 /**
  * Loads, validates, compiles and lints the policy directory `dir`. Returns admission errors and
- * lint findings (file paths relative to `root`), `policy/compiled.json` as the one output, and
+ * lint diagnostics (file paths relative to `root`), `policy/compiled.json` as the one output, and
  * counts. Writes nothing. Throws only when `dir` cannot be read (`unavailable`).
  */
 export async function buildPolicyStage(
@@ -48,7 +48,7 @@ export async function buildPolicyStage(
   const routes = r.routes.length + r.routeGroups.reduce((n, g) => n + g.routes.length, 0);
   const authorizations = r.authorizationPolicies.length + r.serverAuthorizations.length;
   return {
-    findings: problems.map(toFinding),
+    diagnostics: problems.map(toFinding),
     outputs: { 'policy/compiled.json': `${JSON.stringify(compiled, null, 2)}\n` },
     counts: {
       files: loaded.files.length,
@@ -59,6 +59,6 @@ export async function buildPolicyStage(
       errors: problems.filter((p) => p.severity === 'error').length,
       warnings: problems.filter((p) => p.severity === 'warning').length,
     },
-    data: { directory: relative(root, absolute) || '.', compiled, findings: problems },
+    data: { directory: relative(root, absolute) || '.', compiled, diagnostics: problems },
   };
 }

@@ -95,8 +95,8 @@ export interface ReportData {
 
 /** Renders the report page. */
 export function renderReportHtml(report: BuildReport, data: ReportData = {}): string {
-  const errors = report.findings.filter((f) => f.severity === 'error').length;
-  const warnings = report.findings.length - errors;
+  const errors = report.diagnostics.filter((f) => f.severity === 'error').length;
+  const warnings = report.diagnostics.length - errors;
   const verdict = report.ok
     ? `<p id="verdict" class="ok">Build passed: ${warnings} warning(s).</p>`
     : `<p id="verdict" class="fail">Build failed: ${errors} error(s), ${warnings} warning(s).</p>`;
@@ -111,9 +111,9 @@ export function renderReportHtml(report: BuildReport, data: ReportData = {}): st
     td(String(m.errors), m.errors > 0 ? 'error' : undefined),
     td(String(m.warnings), m.warnings > 0 ? 'warning' : undefined),
   ]);
-  const findingRows = report.findings.map((f) => [
+  const findingRows = report.diagnostics.map((f) => [
     td(f.severity, f.severity),
-    td(f.module),
+    td(f.module ?? ''),
     td(f.code),
     td(f.object ?? ''),
     td(findingLocation(f)),

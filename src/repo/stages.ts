@@ -3,7 +3,8 @@
  * `src/cli` see every module; the modules never import each other.
  */
 import { LabelwiseError } from '../base/errors.js';
-import type { Finding, ModuleName, StageResult } from '../findings.js';
+import { diagnosticFromError } from '../base/index.js';
+import type { ModuleName, StageResult } from '../base/index.js';
 import type { RepoParts } from './detect.js';
 
 export interface StageRun {
@@ -73,15 +74,7 @@ export async function runStage(stage: StageSpec, relativeInput: string): Promise
     result = await stage.run();
   } catch (error) {
     if (!(error instanceof LabelwiseError)) throw error;
-    const finding: Finding = {
-      module: stage.module,
-      severity: 'error',
-      code: error.code,
-      message: error.message,
-      ...(error.source.file !== undefined ? { file: error.source.file } : {}),
-      ...(error.source.line !== undefined ? { line: error.source.line } : {}),
-    };
-    result = { findings: [finding], outputs: {}, counts: {} };
+    result = { diagnostics: [diagnosticFromError(error, stage.module)], outputs: {}, counts: {} };
   }
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   return { module: stage.module, input: relativeInput, result, ms };

@@ -254,9 +254,9 @@ test('CLI: overlap exits 1 with a located text error; unreadable file exits 3', 
   }
 });
 
-test('build stage: findings, anchors.json and the claim table for the homelab example', async () => {
+test('build stage: diagnostics, anchors.json and the claim table for the homelab example', async () => {
   const result = await buildAnchorStage('examples/homelab', { root: 'examples/homelab' });
-  assert.deepEqual(result.findings, []);
+  assert.deepEqual(result.diagnostics, []);
   assert.deepEqual(Object.keys(result.outputs), ['anchors.json']);
   assert.deepEqual(result.counts, {
     projects: 1,
@@ -280,7 +280,7 @@ test('build stage: findings, anchors.json and the claim table for the homelab ex
   );
 });
 
-test('build stage: errors become findings with repository-relative files', async () => {
+test('build stage: errors become diagnostics with repository-relative files', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-stage-'));
   try {
     writeFileSync(
@@ -289,10 +289,10 @@ test('build stage: errors become findings with repository-relative files', async
     );
     const result = await buildAnchorStage(dir);
     assert.deepEqual(
-      result.findings.map((f) => [f.module, f.severity, f.code, f.file, f.line]),
+      result.diagnostics.map((f) => [f.module, f.severity, f.code, f.file, f.line]),
       [['anchor', 'error', 'ANCHOR_INVALID_EXPOSE', 'compose.yaml', 2]],
     );
-    assert.match(result.findings[0]?.object ?? '', /^service labelwise-stage-[a-z0-9]+\/web$/i);
+    assert.match(result.diagnostics[0]?.object ?? '', /^service labelwise-stage-[a-z0-9]+\/web$/i);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

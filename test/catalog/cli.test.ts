@@ -137,19 +137,19 @@ test('--help shows a real example', async () => {
   );
 });
 
-test('build stage: outputs, counts and no findings for the example', async () => {
+test('build stage: outputs, counts and no diagnostics for the example', async () => {
   const result = await buildCatalogStage(EXAMPLE_CATALOG, {
     root: join(REPO, 'examples/homelab'),
     apps: 'apps',
   });
-  assert.deepEqual(result.findings, []);
+  assert.deepEqual(result.diagnostics, []);
   assert.ok(result.outputs['apps/plex/deployment-plex.yaml']?.includes('kind: Deployment'));
   assert.equal(result.counts.services, 7);
   assert.equal(result.counts.diffs, 0);
   assert.equal(result.counts.failedChecks, 0);
 });
 
-test('build stage: findings carry module, code, repository-relative file and line', async (t) => {
+test('build stage: diagnostics carry module, code, repository-relative file and line', async (t) => {
   const dir = workspace();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(
@@ -157,7 +157,7 @@ test('build stage: findings carry module, code, repository-relative file and lin
     'name: broken\nsource: { image: x:1 }\nexposure: secret\n',
   );
   const result = await buildCatalogStage(join(dir, 'catalog'), { root: dir });
-  const finding = result.findings.find((f) => f.code === 'CATALOG_SCHEMA');
+  const finding = result.diagnostics.find((f) => f.code === 'CATALOG_SCHEMA');
   assert.deepEqual(
     finding && {
       module: finding.module,

@@ -216,9 +216,9 @@ test('reading a tree never follows symbolic links (a loop cannot hang it)', asyn
   }
 });
 
-test('build stage: findings relative to the repository root, one manifest per host, the matrix', async () => {
+test('build stage: diagnostics relative to the repository root, one manifest per host, the matrix', async () => {
   const stage = await buildFleetStage(EXAMPLE, { root: 'examples/homelab' });
-  assert.deepEqual(stage.findings, []);
+  assert.deepEqual(stage.diagnostics, []);
   assert.deepEqual(Object.keys(stage.outputs).sort(), [
     'fleet/db-001.json',
     'fleet/staging-web-001.json',
@@ -245,7 +245,7 @@ test('build stage: findings relative to the repository root, one manifest per ho
       root: join(dir, 'homelab'),
     });
     assert.deepEqual(
-      broken.findings.map((f) => `${f.module} ${f.severity} ${f.code} ${f.file}:${f.line}`),
+      broken.diagnostics.map((f) => `${f.module} ${f.severity} ${f.code} ${f.file}:${f.line}`),
       ['fleet error FLEET_MISSING_FIELD fleet/h.yaml:1'],
     );
   } finally {
@@ -260,7 +260,7 @@ test('e2e: the labelwise bin validates the example fleet', () => {
   assert.equal(out, 'resolved 4 hosts, 0 errors\n');
 });
 
-test('a reserved Host label reads once, in validate and in the build findings', async () => {
+test('a reserved Host label reads once, in validate and in the build diagnostics', async () => {
   // regression: `label "datum/owner": label "datum/owner" uses the reserved prefix "datum/"`.
   const dir = tempTree({
     'homelab/fleet/fleet.yaml': FLEET,
@@ -276,7 +276,7 @@ test('a reserved Host label reads once, in validate and in the build findings', 
     const stage = await buildFleetStage(join(dir, 'homelab/fleet'), {
       root: join(dir, 'homelab'),
     });
-    assert.deepEqual(stage.findings, [
+    assert.deepEqual(stage.diagnostics, [
       {
         module: 'fleet',
         severity: 'error',

@@ -1,4 +1,4 @@
-// The build stage: findings relative to the repository root, one output, counts; writes nothing.
+// The build stage: diagnostics relative to the repository root, one output, counts; writes nothing.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
@@ -29,7 +29,7 @@ test('buildPolicyStage on the homelab example', async () => {
     warnings: 2,
   });
   assert.deepEqual(
-    result.findings.map((f) => [f.module, f.severity, f.code, f.file, f.line]),
+    result.diagnostics.map((f) => [f.module, f.severity, f.code, f.file, f.line]),
     [
       ['policy', 'warning', 'POLICY_PROBE_NOT_ROUTED', 'policy/pods.yaml', 43],
       ['policy', 'warning', 'POLICY_PROBE_NOT_ROUTED', 'policy/pods.yaml', 43],

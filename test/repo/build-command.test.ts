@@ -38,7 +38,7 @@ test('labelwise build examples/homelab exits 0 and writes every output with a fu
       ['fleet', 'catalog', 'policy', 'anchor'],
     );
     assert.deepEqual(
-      report.findings.filter((f) => f.severity === 'error'),
+      report.diagnostics.filter((f) => f.severity === 'error'),
       [],
     );
     const top = (await readdir(out)).sort();
@@ -95,7 +95,7 @@ test('one deliberate error in each part: exit 1 and all four reported with file 
     assert.equal(code, 1, io.err);
     const report = JSON.parse(io.out) as BuildReport;
     assert.equal(report.ok, false);
-    const errors = report.findings.filter((f) => f.severity === 'error');
+    const errors = report.diagnostics.filter((f) => f.severity === 'error');
     const expectations: [string, RegExp][] = [
       ['fleet', /^fleet\/hosts\/production\.yaml$/],
       ['catalog', /^catalog\/blog\.yaml$/],
@@ -106,7 +106,7 @@ test('one deliberate error in each part: exit 1 and all four reported with file 
       const found = errors.filter((f) => f.module === module);
       assert.ok(
         found.length > 0,
-        `${module} reports its error: ${JSON.stringify(report.findings)}`,
+        `${module} reports its error: ${JSON.stringify(report.diagnostics)}`,
       );
       assert.ok(
         found.some(
@@ -148,7 +148,7 @@ test('a hand-edited rendered manifest is a golden difference located at its file
     const io = memoryIO({ cwd: dir });
     assert.equal(await run(['build', repo, '--out', join(dir, 'out'), '--json'], io), 1, io.err);
     const report = JSON.parse(io.out) as BuildReport;
-    const diffs = report.findings.filter((f) => f.code === 'CATALOG_GOLDEN_DIFF');
+    const diffs = report.diagnostics.filter((f) => f.code === 'CATALOG_GOLDEN_DIFF');
     assert.deepEqual(
       diffs.map((f) => [f.severity, f.file]),
       [['error', 'apps/blog/deployment-blog.yaml']],

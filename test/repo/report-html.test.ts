@@ -58,7 +58,7 @@ const runs: StageRun[] = [
     input: 'fleet',
     ms: 1,
     result: {
-      findings: [
+      diagnostics: [
         {
           module: 'fleet',
           severity: 'error',
@@ -79,7 +79,7 @@ const runs: StageRun[] = [
     input: 'compose',
     ms: 1,
     result: {
-      findings: [
+      diagnostics: [
         {
           module: 'anchor',
           severity: 'warning',
