@@ -36,6 +36,6 @@ ENV NODE_ENV=production
 # /readyz answers 200 once the tables are installed and a reconcile succeeded. The check asks
 # the address ANCHORD_METRICS_ADDR names (loopback for a wildcard); with "" it has nothing to ask.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD ["node", "/app/dist/anchor/adapters/healthcheck.js"]
+  CMD ["node", "/app/dist/anchor/io/healthcheck.js"]
 STOPSIGNAL SIGTERM
 CMD ["network-anchor"]

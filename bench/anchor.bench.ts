@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { labelsFrom, parseEqualityList } from '../src/selector/index.js';
 import { plan, renderNftScript } from '../src/anchor/index.js';
 import type { ContainerInfo, DnatEntry, Snapshot } from '../src/anchor/index.js';
-import { readDnatMap, runCommand } from '../src/anchor/adapters/nft.js';
+import { readDnatMap, runCommand } from '../src/anchor/io/nft.js';
 import type { BenchReport, BenchResult } from './harness.js';
 import { consume, measure, rng } from './harness.js';
 import { Lab, must, sh, unavailableReason, waitFor } from '../test/integration/docker-env.js';

@@ -11,8 +11,8 @@
  */
 import type { Logger } from 'pino';
 import { LabelwiseError, quote } from '../base/errors.js';
-import type { DiscoveryPort } from './adapters/docker-discovery.js';
-import type { KernelPort } from './adapters/nft.js';
+import type { DiscoveryPort } from './io/docker-discovery.js';
+import type { KernelPort } from './io/nft.js';
 import type { AnchorConfig } from './config.js';
 import { conntrackFlushes } from './conntrack-plan.js';
 import type { AnchorMetrics, TriggerSource } from './metrics.js';

@@ -6,12 +6,12 @@
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { LabelwiseError } from '../base/errors.js';
-import { DockerDiscovery } from './adapters/docker-discovery.js';
-import type { DiscoveryPort } from './adapters/docker-discovery.js';
-import { startHttpServer } from './adapters/http-server.js';
-import { localInterfacesByMac } from './adapters/interfaces.js';
-import { NftCli } from './adapters/nft.js';
-import type { KernelPort } from './adapters/nft.js';
+import { DockerDiscovery } from './io/docker-discovery.js';
+import type { DiscoveryPort } from './io/docker-discovery.js';
+import { startHttpServer } from './io/http-server.js';
+import { localInterfacesByMac } from './io/interfaces.js';
+import { NftCli } from './io/nft.js';
+import type { KernelPort } from './io/nft.js';
 import { loadConfig } from './config.js';
 import { AnchorDaemon } from './daemon.js';
 import { AnchorMetrics } from './metrics.js';

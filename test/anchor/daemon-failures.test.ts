@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { NftCli } from '../../src/anchor/adapters/nft.js';
-import type { DiscoveryPort } from '../../src/anchor/adapters/docker-discovery.js';
-import type { KernelPort } from '../../src/anchor/adapters/nft.js';
+import { NftCli } from '../../src/anchor/io/nft.js';
+import type { DiscoveryPort } from '../../src/anchor/io/docker-discovery.js';
+import type { KernelPort } from '../../src/anchor/io/nft.js';
 import { AnchorDaemon, loadConfig, runAnchorDaemon } from '../../src/anchor/index.js';
 import type { ConntrackFlush, Snapshot } from '../../src/anchor/index.js';
 import { AnchorMetrics } from '../../src/anchor/metrics.js';

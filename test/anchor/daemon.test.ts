@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DockerDiscovery } from '../../src/anchor/adapters/docker-discovery.js';
-import type { KernelPort } from '../../src/anchor/adapters/nft.js';
+import { DockerDiscovery } from '../../src/anchor/io/docker-discovery.js';
+import type { KernelPort } from '../../src/anchor/io/nft.js';
 import { AnchorDaemon, loadConfig, runAnchorDaemon } from '../../src/anchor/index.js';
 import type { ConntrackFlush } from '../../src/anchor/index.js';
 import { AnchorMetrics } from '../../src/anchor/metrics.js';
@@ -338,7 +338,7 @@ test('run: start-up lines, health endpoints, metrics, and a signal stops with ex
 });
 
 test('readyz is 503 with the reasons before the first reconcile', async () => {
-  const { startHttpServer } = await import('../../src/anchor/adapters/http-server.js');
+  const { startHttpServer } = await import('../../src/anchor/io/http-server.js');
   const metrics = new AnchorMetrics();
   const { server, port } = await startHttpServer(
     { host: '127.0.0.1', port: 0 },

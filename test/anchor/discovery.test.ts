@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DockerDiscovery } from '../../src/anchor/adapters/docker-discovery.js';
+import { DockerDiscovery } from '../../src/anchor/io/docker-discovery.js';
 import { loadConfig, plan } from '../../src/anchor/index.js';
 import { LabelwiseError } from '../../src/base/errors.js';
 import type { FakeContainer } from './docker-stand-in.js';

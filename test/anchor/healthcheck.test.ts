@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { healthcheck, readyzUrl } from '../../src/anchor/adapters/healthcheck.js';
-import { startHttpServer } from '../../src/anchor/adapters/http-server.js';
+import { healthcheck, readyzUrl } from '../../src/anchor/io/healthcheck.js';
+import { startHttpServer } from '../../src/anchor/io/http-server.js';
 import { AnchorMetrics } from '../../src/anchor/metrics.js';
 
 test('readyzUrl follows ANCHORD_METRICS_ADDR like the daemon', () => {
@@ -41,15 +41,11 @@ test('healthcheck: 0 when ready, 1 when not ready or not listening, 0 when disab
     assert.equal(await healthcheck(env), 0);
     // As the Dockerfile runs it: a script whose exit code is the verdict.
     // Spawned asynchronously: this process must keep serving while the script asks.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/anchor/adapters/healthcheck.ts'],
-      {
-        env: { ...process.env, ANCHORD_METRICS_ADDR: `:${port}` },
-        stdio: ['ignore', 'ignore', 'pipe'],
-        timeout: 20_000,
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/anchor/io/healthcheck.ts'], {
+      env: { ...process.env, ANCHORD_METRICS_ADDR: `:${port}` },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 20_000,
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -26,8 +26,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { readDnatMap } from '../../src/anchor/adapters/nft.js';
-import type { KernelMapElement } from '../../src/anchor/adapters/nft.js';
+import { readDnatMap } from '../../src/anchor/io/nft.js';
+import type { KernelMapElement } from '../../src/anchor/io/nft.js';
 import { Lab, findDockerd, must, sh, unavailableReason, waitFor } from './docker-env.js';
 
 const reason = unavailableReason();

@@ -1,5 +1,5 @@
 /**
- * The container health check of the anchor image (`node dist/anchor/adapters/healthcheck.js`):
+ * The container health check of the anchor image (`node dist/anchor/io/healthcheck.js`):
  * asks `/readyz` on the address the daemon listens on, read from the same `ANCHORD_METRICS_ADDR`
  * the daemon uses, so changing that variable never makes a healthy anchor look unhealthy.
  * Exit 0 ready (or endpoints disabled: nothing to ask), 1 not ready or unreachable.
