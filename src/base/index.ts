@@ -28,6 +28,7 @@ export type { ListOptions, RepoEntry, RepoReaderOptions } from './io/repo-reader
 export {
   MANIFEST,
   checkOutputPath,
+  checkOutputTarget,
   foreignFiles,
   writeOwnedDirectory,
 } from './io/output-writer.js';

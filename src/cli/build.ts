@@ -5,15 +5,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LabelwiseError } from '../base/errors.js';
+import {
+  LabelwiseError,
+  RepoReader,
+  checkOutputTarget,
+  compareText,
+  countDiagnostics,
+  escapeControl,
+  formatDiagnostic,
+  writeOwnedDirectory,
+} from '../base/index.js';
+import type { OwnedWriteOptions } from '../base/index.js';
 import {
   buildReport,
   detectParts,
-  findingLocation,
   plannedStages,
   renderReportHtml,
   runStage,
-  writeOutputDirectory,
 } from '../repo/index.js';
 import type { StageRun } from '../repo/index.js';
 import type { AnchorClaims } from '../anchor/index.js';
@@ -39,17 +47,16 @@ function display(path: string, cwd: string): string {
 }
 
 function summaryTable(run: StageRun, io: CliIO): string {
-  const errors = run.result.diagnostics.filter((f) => f.severity === 'error').length;
-  const warnings = run.result.diagnostics.length - errors;
+  const { errors, warnings } = countDiagnostics(run.result.diagnostics);
   const rows: string[][] = [['FOUND', 'COUNT']];
-  for (const key of Object.keys(run.result.counts).sort()) {
+  for (const key of Object.keys(run.result.counts).sort(compareText)) {
     // The table's own errors/warnings rows count findings; skip a stage's duplicates.
     if (key !== 'errors' && key !== 'warnings') rows.push([key, String(run.result.counts[key])]);
   }
   rows.push(['errors', errors > 0 ? paint(io, 'red', String(errors)) : '0']);
   rows.push(['warnings', warnings > 0 ? paint(io, 'yellow', String(warnings)) : '0']);
   rows.push(['time', `${run.ms < 10 ? run.ms.toFixed(1) : Math.round(run.ms)} ms`]);
-  return `${paint(io, 'bold', run.module)} (${run.input})\n${renderTable(rows).replace(/^/gm, '  ').trimEnd()}\n`;
+  return `${paint(io, 'bold', run.module)} (${escapeControl(run.input, true)})\n${renderTable(rows).replace(/^/gm, '  ').trimEnd()}\n`;
 }
 
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
@@ -89,16 +96,27 @@ async function build(
     );
   }
   const repoName = display(repo, io.cwd);
+  const outDir = resolve(io.cwd, flags.out);
+  // labelwise's own output is never read back as input, even when --out lies in the repository.
+  const reader = RepoReader.open(repo, { excluded: [outDir] });
   const parts = await detectParts(repo);
-  const stages = plannedStages(parts, repo);
+  const stages = plannedStages(parts, repo, reader);
   if (stages.length === 0) {
     throw new LabelwiseError(
       'BUILD_NOTHING_FOUND',
-      `${repoName} holds nothing to build`,
+      `${escapeControl(repoName, true)} holds nothing to build`,
       {},
-      'expected fleet/, catalog/platform.yaml, policy/, compose/ or compose*.yaml',
+      'expected fleet/, catalog/, policy/, compose/ or compose*.yaml',
     );
   }
+  const writeOptions: OwnedWriteOptions = {
+    writer: 'labelwise build',
+    repositories: [repo],
+    // A Compose project at the repository root is no input folder of its own.
+    inputs: stages.map((stage) => stage.dir).filter((dir) => resolve(dir) !== resolve(repo)),
+  };
+  // Refuse a dangerous --out before the long work, not after it.
+  await checkOutputTarget(outDir, writeOptions);
   const runs: StageRun[] = [];
   for (const [index, stage] of stages.entries()) {
     if (io.isTTY && !flags.json)
@@ -112,7 +130,12 @@ async function build(
       files[path] = content;
     }
   }
-  const report = buildReport(repoName, runs, [...Object.keys(files), 'report.json', 'report.html']);
+  const report = buildReport(
+    repoName,
+    runs,
+    [...Object.keys(files), 'report.json', 'report.html'],
+    reader.diagnostics,
+  );
   const data: { fleet?: FleetMatrix; anchor?: AnchorClaims } = {};
   for (const stageRun of runs) {
     // Each stage documents the shape of its `data` with the type named here.
@@ -121,8 +144,7 @@ async function build(
   }
   files['report.json'] = `${JSON.stringify(report, null, 2)}\n`;
   files['report.html'] = renderReportHtml(report, data);
-  const outDir = resolve(io.cwd, flags.out);
-  await writeOutputDirectory(outDir, files);
+  await writeOwnedDirectory(outDir, files, writeOptions);
 
   if (flags.json) {
     printJson(io, report);
@@ -131,27 +153,18 @@ async function build(
   io.stdout(`labelwise build ${repoName}\n\n`);
   for (const stageRun of runs) io.stdout(`${summaryTable(stageRun, io)}\n`);
   if (report.diagnostics.length > 0) {
-    io.stdout('Findings\n');
-    for (const f of report.diagnostics) {
-      const severity =
-        f.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
-      const object = f.object === undefined ? '' : ` [${f.object}]`;
-      io.stdout(
-        `  ${findingLocation(f)}: ${severity} ${f.module} ${f.code}${object}: ${f.message}\n`,
-      );
+    io.stdout('Diagnostics\n');
+    for (const d of report.diagnostics) {
+      const text = formatDiagnostic(d).replace(/^/gm, '  ');
+      io.stdout(`${d.severity === 'error' ? paint(io, 'red', text) : paint(io, 'yellow', text)}\n`);
     }
     io.stdout('\n');
   }
-  const errors = report.diagnostics.filter((f) => f.severity === 'error').length;
   const verdict = report.ok
-    ? paint(io, 'green', `ok: ${report.diagnostics.length} warning(s)`)
-    : paint(
-        io,
-        'red',
-        `failed: ${errors} error(s), ${report.diagnostics.length - errors} warning(s)`,
-      );
+    ? paint(io, 'green', `ok: ${report.warnings} warning(s)`)
+    : paint(io, 'red', `failed: ${report.errors} error(s), ${report.warnings} warning(s)`);
   io.stdout(
-    `${verdict}; wrote ${Object.keys(files).length} files to ${display(outDir, io.cwd)}/ (open report.html)\n`,
+    `${verdict}; wrote ${Object.keys(files).length} files to ${escapeControl(display(outDir, io.cwd), true)}/ (open report.html)\n`,
   );
   return report.ok ? EXIT.ok : EXIT.invalid;
 }

@@ -1,6 +1,6 @@
 /**
  * Finds the parts a repository holds (issue 7): a fleet (`fleet/`), a catalog
- * (`catalog/platform.yaml`, with rendered `apps/` beside it when checked in), policy YAML
+ * (`catalog/`, with rendered `apps/` beside it when checked in), policy YAML
  * (`policy/`), and Compose files with anchors (`compose/` or `compose*.yaml` at the top).
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -21,13 +21,6 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Looks at the top of `repo` only; each module's own discovery reads deeper. */
 export async function detectParts(repo: string): Promise<RepoParts> {
@@ -38,7 +31,9 @@ export async function detectParts(repo: string): Promise<RepoParts> {
     compose?: string;
   } = {};
   if (await isDirectory(join(repo, 'fleet'))) parts.fleet = join(repo, 'fleet');
-  if (await isFile(join(repo, 'catalog', 'platform.yaml'))) {
+  // A catalog/ folder is the catalog part even without platform.yaml: its stage reports the
+  // missing platform instead of the build skipping broken definitions in silence.
+  if (await isDirectory(join(repo, 'catalog'))) {
     const apps = join(repo, 'apps');
     parts.catalog = (await isDirectory(apps))
       ? { dir: join(repo, 'catalog'), apps }

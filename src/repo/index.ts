@@ -7,4 +7,3 @@ export type { BuildReport, ModuleSummary } from './report.js';
 export { buildReport, findingLocation } from './report.js';
 export type { ReportData } from './report-html.js';
 export { renderReportHtml, escapeHtml } from './report-html.js';
-export { writeOutputDirectory, MARKER } from './outputs.js';

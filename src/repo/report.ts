@@ -34,13 +34,17 @@ function sortedCounts(counts: Readonly<Record<string, number>>): Record<string, 
   return out;
 }
 
-/** Assembles the report from the stage runs. `outputs` lists every file written under --out. */
+/**
+ * Assembles the report from the stage runs. `outputs` lists every file written under --out;
+ * `repository` holds what reading the repository itself found (links skipped, files too large).
+ */
 export function buildReport(
   repo: string,
   runs: readonly StageRun[],
   outputs: readonly string[],
+  repository: readonly Diagnostic[] = [],
 ): BuildReport {
-  const diagnostics = sortDiagnostics(runs.flatMap((run) => run.result.diagnostics));
+  const diagnostics = sortDiagnostics([...repository, ...runs.flatMap((run) => run.result.diagnostics)]);
   const counts = countDiagnostics(diagnostics);
   const modules = runs.map((run) => ({
     module: run.module,

@@ -4,7 +4,7 @@
  */
 import { LabelwiseError } from '../base/errors.js';
 import { diagnosticFromError } from '../base/index.js';
-import type { ModuleName, StageResult } from '../base/index.js';
+import type { ModuleName, RepoReader, StageResult } from '../base/index.js';
 import type { RepoParts } from './detect.js';
 
 export interface StageRun {
@@ -22,14 +22,17 @@ interface StageSpec {
 }
 
 /** The stages to run for the parts present, in a fixed order. */
-export function plannedStages(parts: RepoParts, root: string): StageSpec[] {
+export function plannedStages(parts: RepoParts, root: string, reader: RepoReader): StageSpec[] {
   const stages: StageSpec[] = [];
+  // Every stage gets the one repository reader (it never leaves the repository and never reads
+  // labelwise's output); a stage whose options do not name it yet reads with its own loader.
+  const shared = { root, reader };
   if (parts.fleet !== undefined) {
     const dir = parts.fleet;
     stages.push({
       module: 'fleet',
       dir,
-      run: async () => (await import('../fleet/index.js')).buildFleetStage(dir, { root }),
+      run: async () => (await import('../fleet/index.js')).buildFleetStage(dir, shared),
     });
   }
   if (parts.catalog !== undefined) {
@@ -40,7 +43,7 @@ export function plannedStages(parts: RepoParts, root: string): StageSpec[] {
       run: async () =>
         (await import('../catalog/index.js')).buildCatalogStage(
           dir,
-          apps === undefined ? { root } : { root, apps },
+          apps === undefined ? shared : { ...shared, apps },
         ),
     });
   }
@@ -49,7 +52,7 @@ export function plannedStages(parts: RepoParts, root: string): StageSpec[] {
     stages.push({
       module: 'policy',
       dir,
-      run: async () => (await import('../policy/index.js')).buildPolicyStage(dir, { root }),
+      run: async () => (await import('../policy/index.js')).buildPolicyStage(dir, shared),
     });
   }
   if (parts.compose !== undefined) {
@@ -57,7 +60,7 @@ export function plannedStages(parts: RepoParts, root: string): StageSpec[] {
     stages.push({
       module: 'anchor',
       dir,
-      run: async () => (await import('../anchor/index.js')).buildAnchorStage(dir, { root }),
+      run: async () => (await import('../anchor/index.js')).buildAnchorStage(dir, shared),
     });
   }
   return stages;

@@ -122,8 +122,14 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Resolves the target and refuses the places labelwise must never write to. */
-async function checkTarget(target: string, options: OwnedWriteOptions): Promise<string> {
+/**
+ * Resolves the target and refuses the places labelwise must never write to; returns its real
+ * path. Call it before long work so a refusal comes first; the writer calls it again.
+ */
+export async function checkOutputTarget(
+  target: string,
+  options: OwnedWriteOptions,
+): Promise<string> {
   const flag = options.flag ?? '--out';
   const shown = escapeControl(target, true);
   const abs = resolve(target);
@@ -131,7 +137,7 @@ async function checkTarget(target: string, options: OwnedWriteOptions): Promise<
     throw new LabelwiseError(
       'OUT_REFUSED',
       `refusing to write ${flag} ${shown}: ${why}`,
-      { file: target },
+      {},
       hint,
       'unavailable',
     );
@@ -306,7 +312,7 @@ export async function writeOwnedDirectory(
 ): Promise<{ readonly files: number; readonly directory: string }> {
   const shown = escapeControl(target, true);
   const paths = Object.keys(files).map(checkOutputPath).sort(compareText);
-  const real = await checkTarget(target, options);
+  const real = await checkOutputTarget(target, options);
   const parent = dirname(real);
   const name = basename(real);
   try {
@@ -358,7 +364,7 @@ export async function writeOwnedDirectory(
         throw new LabelwiseError(
           'OUT_NOT_OURS',
           `refusing to replace ${shown}: it holds files labelwise did not write: ${listed}${more}`,
-          { file: target },
+          {},
           'move them away, or choose a new or empty directory',
           'unavailable',
         );
