@@ -1,18 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { skipWithout } from '../support/capabilities.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUILT = join(ROOT, 'dist', 'cli', 'main.js');
 
 // An installed package runs dist/ (it ships no sources): prove the compiled CLI works as built.
 test('the compiled CLI in dist/ runs (npm run build)', (t) => {
-  if (!existsSync(BUILT)) {
-    t.skip('dist/ has not been built; run `npm run build` first (.ci/run does)');
-    return;
-  }
+  if (skipWithout(t, 'dist')) return;
   const out = execFileSync(
     process.execPath,
     [

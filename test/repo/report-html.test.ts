@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +9,7 @@ import { buildReport, renderReportHtml } from '../../src/repo/index.js';
 import type { StageRun } from '../../src/repo/index.js';
 import type { AnchorClaims } from '../../src/anchor/index.js';
 import type { FleetMatrix } from '../../src/fleet/index.js';
-
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, skipWithout } from '../support/capabilities.js';
 
 const fleetData: FleetMatrix = {
   hosts: ['web-001', 'db-001'],
@@ -107,10 +105,7 @@ test('report.html escapes hostile text and lists every section', () => {
 });
 
 test('report.html renders in headless Chromium with the expected elements', async (t) => {
-  if (!existsSync(CHROMIUM)) {
-    t.skip(`${CHROMIUM} is not installed (Debian package chromium; .ci/run installs it)`);
-    return;
-  }
+  if (skipWithout(t, 'chromium')) return;
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-report-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
