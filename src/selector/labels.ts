@@ -64,86 +64,151 @@ const DATUM_NAME = /^[A-Za-z0-9.\-_+]{1,256}$/;
 export const DATUM_RESERVED_PREFIX = 'datum/';
 export const DATUM_HOST_LABEL = 'datum/host';
 
-/** Returns why `key` is not a valid label key under `profile`, or undefined when it is. */
-export function keyProblem(key: string, profile: ValidationProfile): string | undefined {
+/** Length in UTF-8 bytes: what Kubernetes' limits count (Go's `len` on a string). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function kubernetesKeyProblems(key: string): string[] {
+  const parts = key.split('/');
+  if (parts.length > 2) return [`key ${quote(key)} may contain at most one '/'`];
+  const problems: string[] = [];
+  let name = key;
+  if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    name = parts[1] as string;
+    if (prefix.length === 0) problems.push(`key ${quote(key)} has an empty prefix before '/'`);
+    else {
+      if (utf8Length(prefix) > 253)
+        problems.push(`key ${quote(key)} has a prefix longer than 253 characters`);
+      if (!K8S_DNS_SUBDOMAIN.test(prefix))
+        problems.push(
+          `key prefix ${quote(prefix)} must be a lowercase DNS subdomain (a-z, 0-9, '-', '.', alphanumeric at both ends)`,
+        );
+    }
+  }
+  // Like apimachinery, an empty name fails both the emptiness and the character rule.
+  if (name.length === 0) problems.push(`key ${quote(key)} has an empty name`);
+  else if (utf8Length(name) > 63)
+    problems.push(`key name ${quote(name)} is longer than 63 characters`);
+  if (!K8S_NAME.test(name))
+    problems.push(
+      `key name ${quote(name)} must be alphanumeric at both ends with only '-', '_' or '.' inside`,
+    );
+  return problems;
+}
+
+/**
+ * Every reason `key` is not a valid label key under `profile` (empty when it is valid). Under
+ * `kubernetes` the list has one entry per rule broken, as apimachinery's `IsLabelKey` reports
+ * them: a 64-character name with a `^` in it breaks two rules.
+ */
+export function keyProblems(key: string, profile: ValidationProfile): string[] {
   switch (profile) {
     case 'docker':
-      return key === '' ? 'key must not be empty' : undefined;
+      return key === '' ? ['key must not be empty'] : [];
     case 'datum': {
       const parts = key.split('/');
-      if (parts.length > 2) return `key ${quote(key)} may contain at most one '/'`;
+      if (parts.length > 2) return [`key ${quote(key)} may contain at most one '/'`];
       for (const part of parts) {
         if (!DATUM_NAME.test(part))
-          return `key ${quote(key)} must be 1-256 letters, digits, '.', '-', '_' or '+' (optionally two such names joined by one '/')`;
+          return [
+            `key ${quote(key)} must be 1-256 letters, digits, '.', '-', '_' or '+' (optionally two such names joined by one '/')`,
+          ];
       }
-      return undefined;
+      return [];
     }
+    case 'kubernetes':
+      return kubernetesKeyProblems(key);
+  }
+}
+
+/** Why `key` is not a valid label key under `profile` (every rule broken, joined), or undefined. */
+export function keyProblem(key: string, profile: ValidationProfile): string | undefined {
+  const problems = keyProblems(key, profile);
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+/**
+ * Every reason `value` is not a valid label value under `profile` (empty when it is valid); under
+ * `kubernetes` one entry per rule broken, as apimachinery's `IsValidLabelValue` reports them.
+ */
+export function valueProblems(value: string, profile: ValidationProfile): string[] {
+  switch (profile) {
+    case 'docker':
+      return [];
+    case 'datum':
+      return DATUM_NAME.test(value)
+        ? []
+        : [`value ${quote(value)} must be 1-256 letters, digits, '.', '-', '_' or '+'`];
     case 'kubernetes': {
-      const parts = key.split('/');
-      let name = key;
-      if (parts.length === 2) {
-        const prefix = parts[0] as string;
-        name = parts[1] as string;
-        if (prefix.length === 0) return `key ${quote(key)} has an empty prefix before '/'`;
-        if (prefix.length > 253) return `key ${quote(key)} has a prefix longer than 253 characters`;
-        if (!K8S_DNS_SUBDOMAIN.test(prefix))
-          return `key prefix ${quote(prefix)} must be a lowercase DNS subdomain (a-z, 0-9, '-', '.', alphanumeric at both ends)`;
-      } else if (parts.length > 2) {
-        return `key ${quote(key)} may contain at most one '/'`;
-      }
-      if (name.length === 0) return `key ${quote(key)} has an empty name`;
-      if (name.length > 63) return `key name ${quote(name)} is longer than 63 characters`;
-      if (!K8S_NAME.test(name))
-        return `key name ${quote(name)} must be alphanumeric at both ends with only '-', '_' or '.' inside`;
-      return undefined;
+      const problems: string[] = [];
+      if (utf8Length(value) > 63)
+        problems.push(`value ${quote(value)} is longer than 63 characters`);
+      if (value !== '' && !K8S_NAME.test(value))
+        problems.push(
+          `value ${quote(value)} must be empty or alphanumeric at both ends with only '-', '_' or '.' inside`,
+        );
+      return problems;
     }
   }
 }
 
-/** Returns why `value` is not a valid label value under `profile`, or undefined when it is. */
+/** Why `value` is not a valid label value under `profile` (every rule broken, joined), or undefined. */
 export function valueProblem(value: string, profile: ValidationProfile): string | undefined {
-  switch (profile) {
-    case 'docker':
-      return undefined;
-    case 'datum':
-      return DATUM_NAME.test(value)
-        ? undefined
-        : `value ${quote(value)} must be 1-256 letters, digits, '.', '-', '_' or '+'`;
-    case 'kubernetes':
-      if (value === '') return undefined;
-      if (value.length > 63) return `value ${quote(value)} is longer than 63 characters`;
-      return K8S_NAME.test(value)
-        ? undefined
-        : `value ${quote(value)} must be empty or alphanumeric at both ends with only '-', '_' or '.' inside`;
-  }
+  const problems = valueProblems(value, profile);
+  return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+/** Options for {@link validateLabels}. */
+export interface ValidateLabelsOptions {
+  /** Where the label set sits in its document (`metadata.labels`), set as each problem's path. */
+  readonly path?: string;
 }
 
 /**
  * Checks every key and value of a label set that a user declared (a Host, a Pod, a container).
- * Returns every problem, never throws. Under `datum`, keys under `datum/` are reserved.
+ * Returns every problem, never throws: like apimachinery's `ValidateLabels`, a bad key does not
+ * hide a bad value (`{"-k": "-v"}` gives two errors), and each rule broken is its own error.
+ * Under `datum`, keys under `datum/` are reserved. Each error names the label (`source.label`)
+ * and carries `options.path` when given.
  */
-export function validateLabels(labels: Labels, profile: ValidationProfile): LabelwiseError[] {
+export function validateLabels(
+  labels: Labels,
+  profile: ValidationProfile,
+  options: ValidateLabelsOptions = {},
+): LabelwiseError[] {
   const errors: LabelwiseError[] = [];
   for (const key of labelKeys(labels)) {
-    const keyError = keyProblem(key, profile);
-    if (keyError !== undefined) {
-      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_KEY', keyError, { label: key }));
-      continue;
-    }
-    if (profile === 'datum' && key.startsWith(DATUM_RESERVED_PREFIX)) {
+    const source = options.path === undefined ? { label: key } : { label: key, path: options.path };
+    const keyErrors = keyProblems(key, profile);
+    for (const message of keyErrors)
+      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_KEY', message, source));
+    if (keyErrors.length === 0 && profile === 'datum' && key.startsWith(DATUM_RESERVED_PREFIX)) {
       errors.push(
         new LabelwiseError(
           'SELECTOR_RESERVED_LABEL',
           `label ${quote(key)} uses the reserved prefix "datum/"`,
-          { label: key },
+          source,
           'datum/ labels are set by Datum itself (datum/host is the Host name); rename the label',
         ),
       );
-      continue;
     }
-    const valueError = valueProblem(labels[key] as string, profile);
-    if (valueError !== undefined)
-      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_VALUE', valueError, { label: key }));
+    for (const message of valueProblems(labels[key] as string, profile))
+      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_VALUE', message, source));
   }
   return errors;
 }

@@ -1,8 +1,8 @@
 import { LabelwiseError, quote } from '../base/errors.js';
 import {
   compareStrings,
-  keyProblem,
-  valueProblem,
+  keyProblems,
+  valueProblems,
   DATUM_HOST_LABEL,
   DATUM_RESERVED_PREFIX,
 } from './labels.js';
@@ -120,9 +120,8 @@ export function isEverything(selector: Selector): boolean {
 export function validateSelector(selector: Selector, profile: ValidationProfile): LabelwiseError[] {
   const errors: LabelwiseError[] = [];
   for (const req of selector.requirements) {
-    const source = originSource(req.origin);
     for (const problem of requirementProblems(req.key, req.values, profile)) {
-      errors.push(new LabelwiseError(problem.code, problem.message, source));
+      errors.push(new LabelwiseError(problem.code, problem.message, problemSource(req, problem)));
     }
   }
   return errors;
@@ -137,29 +136,33 @@ export interface RequirementProblem {
 }
 
 /**
- * The problems of one requirement's key and values under a profile, key first, then values in
- * the order given. A bad key stops the checks (its values are not looked at). Internal: shared by
- * {@link validateSelector} and the string parser, which points each problem at its own token.
+ * The problems of one requirement's key and values under a profile: one per rule broken, key
+ * first, then values in the order given. A bad key does not hide bad values (apimachinery's
+ * `ValidateLabelSelectorRequirement` reports both). Internal: shared by {@link validateSelector},
+ * the LabelSelector reader and the string parser, which points each problem at its own token.
  */
 export function requirementProblems(
   key: string,
   values: readonly string[],
   profile: ValidationProfile,
 ): RequirementProblem[] {
-  const keyError = keyProblem(key, profile);
-  if (keyError !== undefined) return [{ code: 'SELECTOR_INVALID_KEY', message: keyError }];
-  if (profile === 'datum' && key.startsWith(DATUM_RESERVED_PREFIX) && key !== DATUM_HOST_LABEL) {
-    return [
-      {
-        code: 'SELECTOR_RESERVED_LABEL',
-        message: `key ${quote(key)} uses the reserved prefix "datum/"; only ${DATUM_HOST_LABEL} exists`,
-      },
-    ];
+  const problems: RequirementProblem[] = keyProblems(key, profile).map((message) => ({
+    code: 'SELECTOR_INVALID_KEY',
+    message,
+  }));
+  if (
+    problems.length === 0 &&
+    profile === 'datum' &&
+    key.startsWith(DATUM_RESERVED_PREFIX) &&
+    key !== DATUM_HOST_LABEL
+  ) {
+    problems.push({
+      code: 'SELECTOR_RESERVED_LABEL',
+      message: `key ${quote(key)} uses the reserved prefix "datum/"; only ${DATUM_HOST_LABEL} exists`,
+    });
   }
-  const problems: RequirementProblem[] = [];
   values.forEach((value, valueIndex) => {
-    const valueError = valueProblem(value, profile);
-    if (valueError !== undefined) {
+    for (const valueError of valueProblems(value, profile)) {
       problems.push({
         code: 'SELECTOR_INVALID_VALUE',
         message: `${valueError} (key ${quote(key)})`,
@@ -168,6 +171,21 @@ export function requirementProblems(
     }
   });
   return problems;
+}
+
+/**
+ * Where a problem of `req` points: for a LabelSelector expression (`matchExpressions[0]`), its
+ * `key` or `values[i]` field, as apimachinery names them; otherwise the requirement's origin.
+ */
+function problemSource(
+  req: Requirement,
+  problem: RequirementProblem,
+): { offset?: number; path?: string } {
+  const source = originSource(req.origin);
+  if (source.path !== undefined && /matchExpressions\[\d+\]$/.test(source.path)) {
+    source.path += problem.valueIndex === undefined ? '.key' : `.values[${problem.valueIndex}]`;
+  }
+  return source;
 }
 
 /** The SourceRef for errors about a requirement. */

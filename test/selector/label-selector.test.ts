@@ -127,7 +127,36 @@ const cases: ObjectCase[] = [
   {
     name: '§2.2 values must be strings',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: [1] }] },
+    errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values[0]' }],
+  },
+  {
+    name: '§2.2 values must be a list',
+    object: { matchExpressions: [{ key: 'a', operator: 'In', values: 'x' }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
+  },
+  {
+    name: '§2.2 a bad key and a bad value are both reported (apimachinery paths)',
+    object: { matchExpressions: [{ key: '-key', operator: 'In', values: ['-value'] }] },
+    errors: [
+      { code: 'SELECTOR_INVALID_KEY', path: 'matchExpressions[0].key' },
+      { code: 'SELECTOR_INVALID_VALUE', path: 'matchExpressions[0].values[0]' },
+    ],
+  },
+  {
+    name: '§2.2 a bad operator does not hide a bad key',
+    object: { matchExpressions: [{ key: '-key', operator: 'abc' }] },
+    errors: [
+      { code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].operator' },
+      { code: 'SELECTOR_INVALID_KEY', path: 'matchExpressions[0].key' },
+    ],
+  },
+  {
+    name: '§2.2 an arity error does not hide bad values',
+    object: { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['-v'] }] },
+    errors: [
+      { code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' },
+      { code: 'SELECTOR_INVALID_VALUE', path: 'matchExpressions[0].values[0]' },
+    ],
   },
   {
     name: '§2.2 matchLabels values must be strings',
@@ -180,7 +209,7 @@ const cases: ObjectCase[] = [
   {
     name: '§3 kubernetes profile by default: bad value',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: ['ok', 'not ok'] }] },
-    errors: [{ code: 'SELECTOR_INVALID_VALUE', path: 'matchExpressions[0]' }],
+    errors: [{ code: 'SELECTOR_INVALID_VALUE', path: 'matchExpressions[0].values[1]' }],
   },
   {
     name: '§3 profile none accepts any key',

@@ -291,6 +291,30 @@ const labelProfiles: {
     codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
+    name: '§3 kubernetes: a bad key does not hide a bad value ({"-k": "-v"} is two errors)',
+    profile: 'kubernetes',
+    labels: { '-k': '-v' },
+    codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_VALUE'],
+  },
+  {
+    name: '§3 kubernetes: each rule a key breaks is its own error (too long and a bad character)',
+    profile: 'kubernetes',
+    labels: { [`${'a'.repeat(64)}^`]: 'v' },
+    codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_KEY'],
+  },
+  {
+    name: '§3 kubernetes: limits count UTF-8 bytes, as Go does (32 × é is 64 bytes)',
+    profile: 'kubernetes',
+    labels: { a: 'é'.repeat(32) },
+    codes: ['SELECTOR_INVALID_LABEL_VALUE', 'SELECTOR_INVALID_LABEL_VALUE'],
+  },
+  {
+    name: '§3 datum: a reserved key does not hide a bad value',
+    profile: 'datum',
+    labels: { 'datum/site': '' },
+    codes: ['SELECTOR_RESERVED_LABEL', 'SELECTOR_INVALID_LABEL_VALUE'],
+  },
+  {
     name: '§3 kubernetes: 64-character value',
     profile: 'kubernetes',
     labels: { a: 'v'.repeat(64) },
@@ -361,6 +385,16 @@ test('§3 validateLabels reports every problem in key order, with the label', ()
   assert.deepEqual(
     errors.map((e) => e.source.label),
     ['a a', 'z z'],
+  );
+});
+
+test('§3 validateLabels carries the path it is given', () => {
+  const errors = validateLabels(labelsFrom({ '-k': 'ok' }), 'kubernetes', {
+    path: 'metadata.labels',
+  });
+  assert.deepEqual(
+    errors.map((e) => [e.source.label, e.source.path]),
+    [['-k', 'metadata.labels']],
   );
 });
 

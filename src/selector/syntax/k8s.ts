@@ -164,10 +164,17 @@ class Parser {
   check(keyToken: Token, values: readonly ValueToken[]): void {
     if (this.profile === 'none') return;
     const texts = values.map((value) => value.text);
-    const problem = requirementProblems(keyToken.text, texts, this.profile)[0];
-    if (problem === undefined) return;
-    const at = problem.valueIndex === undefined ? keyToken : values[problem.valueIndex];
-    throw new LabelwiseError(problem.code, problem.message, { offset: at?.offset ?? 0 });
+    const problems = requirementProblems(keyToken.text, texts, this.profile);
+    const first = problems[0];
+    if (first === undefined) return;
+    // One error for the first offending token, naming every rule it breaks (as apimachinery
+    // joins them with "; ").
+    const message = problems
+      .filter((p) => p.valueIndex === first.valueIndex && p.code === first.code)
+      .map((p) => p.message)
+      .join('; ');
+    const at = first.valueIndex === undefined ? keyToken : values[first.valueIndex];
+    throw new LabelwiseError(first.code, message, { offset: at?.offset ?? 0 });
   }
 
   parseExactValue(): ValueToken {

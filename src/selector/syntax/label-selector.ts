@@ -8,6 +8,10 @@
  * - Requirements remember where they came from (`matchLabels.app`, `matchExpressions[1]`) so an
  *   object survives object → model → object without loss.
  */
+// The diagnostic and error modules directly: the base index also loads the file readers, which
+// the pure core has no use for.
+import { diagnosticFromError } from '../../base/diagnostic.js';
+import type { Diagnostic } from '../../base/diagnostic.js';
 import { LabelwiseError, quote } from '../../base/errors.js';
 import type { ValidationProfile } from '../labels.js';
 import {
@@ -15,6 +19,7 @@ import {
   NOTHING,
   OPERATORS,
   requirement,
+  requirementProblems,
   selectorOf,
   validateSelector,
 } from '../model.js';
@@ -48,23 +53,47 @@ function join(base: string, part: string): string {
   return part.startsWith('[') ? `${base}${part}` : `${base}.${part}`;
 }
 
+/** What {@link fromLabelSelector} returns. */
+export interface LabelSelectorResult {
+  /** Undefined when there were errors. */
+  selector: Selector | undefined;
+  /** Every problem, in the order apimachinery's `ValidateLabelSelector` reports them. */
+  errors: LabelwiseError[];
+  /** The same problems as diagnostics (the shared report type), module `selector`. */
+  diagnostics: Diagnostic[];
+}
+
+function result(selector: Selector | undefined, errors: LabelwiseError[]): LabelSelectorResult {
+  return {
+    selector: errors.length > 0 ? undefined : selector,
+    errors,
+    diagnostics: errors.map((e) => diagnosticFromError(e, 'selector')),
+  };
+}
+
+type Fail = (path: string, message: string) => void;
+
 /**
- * Converts a LabelSelector object into the model, returning every problem found (with JSON
- * paths). `selector` is undefined when there were errors. Never throws.
+ * Converts a LabelSelector object into the model, returning every problem found with its JSON
+ * path, as apimachinery's `ValidateLabelSelector` does: an expression with a bad key and a bad
+ * value gets both errors (`matchExpressions[0].key`, `matchExpressions[0].values[0]`), a bad
+ * operator does not hide a bad key (`matchExpressions[0].operator`). `selector` is undefined when
+ * there were errors. Never throws.
  */
 export function fromLabelSelector(
   object: unknown,
   options: LabelSelectorOptions = {},
-): { selector: Selector | undefined; errors: LabelwiseError[] } {
+): LabelSelectorResult {
   const base = options.path ?? '';
+  const profile = options.profile ?? 'kubernetes';
   const errors: LabelwiseError[] = [];
-  const fail = (path: string, message: string): void => {
+  const fail: Fail = (path, message) => {
     errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_SELECTOR', message, { path }));
   };
-  if (object === null || object === undefined) return { selector: NOTHING, errors };
+  if (object === null || object === undefined) return result(NOTHING, errors);
   if (!isPlainObject(object)) {
     fail(base, 'a label selector must be a mapping with matchLabels and/or matchExpressions');
-    return { selector: undefined, errors };
+    return result(undefined, errors);
   }
   const requirements: Requirement[] = [];
   for (const field of Object.keys(object)) {
@@ -83,7 +112,9 @@ export function fromLabelSelector(
           fail(path, `matchLabels value for ${quote(key)} must be a string`);
           continue;
         }
-        requirements.push(requirement(key, 'In', [value], { path }));
+        const req = requirement(key, 'In', [value], { path });
+        if (profile !== 'none') errors.push(...validateSelector(selectorOf([req]), profile));
+        requirements.push(req);
       }
     }
   }
@@ -93,23 +124,64 @@ export function fromLabelSelector(
     } else {
       matchExpressions.forEach((expression: unknown, index) => {
         const path = join(join(base, 'matchExpressions'), `[${index}]`);
-        const req = readExpression(expression, path, fail);
+        const req = readExpression(expression, path, profile, fail, errors);
         if (req !== undefined) requirements.push(req);
       });
     }
   }
-  if (errors.length > 0) return { selector: undefined, errors };
-  const selector = requirements.length === 0 ? EVERYTHING : selectorOf(requirements);
-  if (options.profile !== 'none') {
-    errors.push(...validateSelector(selector, options.profile ?? 'kubernetes'));
+  return result(requirements.length === 0 ? EVERYTHING : selectorOf(requirements), errors);
+}
+
+/** The operator and arity checks of one expression, in apimachinery's order. */
+function checkOperator(
+  operator: unknown,
+  values: readonly string[] | undefined,
+  path: string,
+  fail: Fail,
+): boolean {
+  if (typeof operator !== 'string' || !(OPERATORS as readonly string[]).includes(operator)) {
+    fail(
+      join(path, 'operator'),
+      `unknown operator ${quote(String(operator))}, expected one of In, NotIn, Exists, DoesNotExist`,
+    );
+    return false;
   }
-  return errors.length > 0 ? { selector: undefined, errors } : { selector, errors };
+  // Values of the wrong shape were reported already; their count means nothing.
+  if (values === undefined) return true;
+  if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
+    fail(join(path, 'values'), `operator ${operator} needs at least one value`);
+    return false;
+  }
+  if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
+    fail(join(path, 'values'), `operator ${operator} takes no values`);
+    return false;
+  }
+  return true;
+}
+
+/** The values of an expression; a wrong shape is reported and read as no values. */
+function readValues(values: unknown, path: string, fail: Fail): string[] | undefined {
+  if (values === undefined || values === null) return [];
+  if (!Array.isArray(values)) {
+    fail(join(path, 'values'), 'values must be a list of strings');
+    return undefined;
+  }
+  let ok = true;
+  values.forEach((value: unknown, index) => {
+    if (typeof value !== 'string') {
+      fail(join(path, `values[${index}]`), 'values must be a list of strings');
+      ok = false;
+    }
+  });
+  return ok ? (values as string[]) : undefined;
 }
 
 function readExpression(
   expression: unknown,
   path: string,
-  fail: (path: string, message: string) => void,
+  profile: ValidationProfile | 'none',
+  fail: Fail,
+  errors: LabelwiseError[],
 ): Requirement | undefined {
   if (!isPlainObject(expression)) {
     fail(path, 'a match expression must be a mapping with key, operator and values');
@@ -123,37 +195,28 @@ function readExpression(
     }
   }
   const { key, operator, values } = expression;
+  const list = readValues(values, path, fail);
+  if (list === undefined) ok = false;
+  if (!checkOperator(operator, list, path, fail)) ok = false;
   if (typeof key !== 'string') {
     fail(join(path, 'key'), 'key must be a string');
     ok = false;
   }
-  if (typeof operator !== 'string' || !(OPERATORS as readonly string[]).includes(operator)) {
-    fail(
-      join(path, 'operator'),
-      `unknown operator ${quote(String(operator))}, expected one of In, NotIn, Exists, DoesNotExist`,
-    );
-    ok = false;
-  }
-  let list: string[] = [];
-  if (values !== undefined && values !== null) {
-    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-      fail(join(path, 'values'), 'values must be a list of strings');
+  // Key and values are checked whatever else is wrong, so every violation is reported at once.
+  if (profile !== 'none') {
+    for (const problem of requirementProblems(
+      typeof key === 'string' ? key : '',
+      list ?? [],
+      profile,
+    )) {
+      if (typeof key !== 'string' && problem.valueIndex === undefined) continue;
+      const at = problem.valueIndex === undefined ? 'key' : `values[${problem.valueIndex}]`;
+      errors.push(new LabelwiseError(problem.code, problem.message, { path: join(path, at) }));
       ok = false;
-    } else {
-      list = values as string[];
     }
   }
   if (!ok) return undefined;
-  const op = operator as Operator;
-  if ((op === 'In' || op === 'NotIn') && list.length === 0) {
-    fail(join(path, 'values'), `operator ${op} needs at least one value`);
-    return undefined;
-  }
-  if ((op === 'Exists' || op === 'DoesNotExist') && list.length > 0) {
-    fail(join(path, 'values'), `operator ${op} takes no values`);
-    return undefined;
-  }
-  return requirement(key as string, op, list, { path });
+  return requirement(key as string, operator as Operator, list ?? [], { path });
 }
 
 /**
