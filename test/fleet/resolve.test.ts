@@ -411,13 +411,13 @@ const checks: { name: string; desired: string; type?: string; code: string | und
   {
     name: 'Repository may be unsigned: true',
     type: 'Repository',
-    desired: '  id: r\n  unsigned: true\n',
+    desired: '  id: r\n  url: https://r.example\n  unsigned: true\n',
     code: undefined,
   },
   {
     name: 'Repository may not have both',
     type: 'Repository',
-    desired: '  id: r\n  unsigned: true\n  signingKey: /k\n',
+    desired: '  id: r\n  url: https://r.example\n  unsigned: true\n  signingKey: /k\n',
     code: 'FLEET_INVALID_RESOURCE',
   },
   {
@@ -428,7 +428,7 @@ const checks: { name: string; desired: string; type?: string; code: string | und
   {
     name: 'Repository without an id has no target identity',
     type: 'Repository',
-    desired: '  unsigned: true\n',
+    desired: '  url: https://r.example\n  unsigned: true\n',
     code: 'FLEET_MISSING_IDENTITY',
   },
 ];

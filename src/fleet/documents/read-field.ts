@@ -5,7 +5,12 @@
  */
 import type { Template } from '../model.js';
 import { parseText } from '../resolve/placeholders.js';
-import { absolutePathProblem, modeProblem, relativePathProblem } from './resource-fields.js';
+import {
+  absolutePathProblem,
+  modeProblem,
+  nameProblem,
+  relativePathProblem,
+} from './resource-fields.js';
 import type { FieldKind } from './resource-fields.js';
 import { textProblem } from './text-rules.js';
 import { isNullScalar } from './yaml-values.js';
@@ -49,7 +54,8 @@ export function readField(kind: FieldKind, value: YamlValue): ReadField {
         message: `must be ${kind.min === 0 ? 'a non-negative' : 'an'} integer, got ${describe(value)}`,
       };
     }
-    case 'textList': {
+    case 'textList':
+    case 'nameList': {
       if (value.kind !== 'list')
         return { ok: false, message: `must be a list, got ${describe(value)}` };
       const items: (string | Template)[] = [];
@@ -60,6 +66,10 @@ export function readField(kind: FieldKind, value: YamlValue): ReadField {
         const read = readText(item.text);
         if (!read.ok) return read;
         if (typeof read.value !== 'string') templated = true;
+        else if (kind.kind === 'nameList') {
+          const problem = nameProblem(read.value);
+          if (problem !== undefined) return { ok: false, message: `entry ${problem}` };
+        }
         items.push(read.value);
       }
       return { ok: true, value: items, templated };
@@ -93,6 +103,16 @@ function readText(
   return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: parsed.message };
 }
 
+/** The format check of each item of a list field's final value (after substitution). */
+export function checkListKind(kind: FieldKind, items: readonly string[]): string | undefined {
+  if (kind.kind !== 'nameList') return undefined;
+  for (const item of items) {
+    const problem = nameProblem(item);
+    if (problem !== undefined) return `entry ${problem}`;
+  }
+  return undefined;
+}
+
 /** The format check of a text field's final value (also used after substitution). */
 export function checkTextKind(kind: FieldKind, text: string): string | undefined {
   switch (kind.kind) {
@@ -106,6 +126,8 @@ export function checkTextKind(kind: FieldKind, text: string): string | undefined
       return relativePathProblem(text);
     case 'mode':
       return modeProblem(text);
+    case 'name':
+      return nameProblem(text);
     default:
       return undefined;
   }

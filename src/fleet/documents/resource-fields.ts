@@ -14,12 +14,17 @@ export type FieldKind =
   | { readonly kind: 'absPath' }
   | { readonly kind: 'relPath' }
   | { readonly kind: 'mode' }
-  | { readonly kind: 'textList' };
+  | { readonly kind: 'textList' }
+  /** A user, group, package, unit, key or check name: letters, digits, `.`, `-`, `_`, `+`. */
+  | { readonly kind: 'name' }
+  | { readonly kind: 'nameList' };
 
 export interface ResourceSpec {
   readonly fields: Readonly<Record<string, FieldKind>>;
   /** Required fields other than the target identity (checked after merging). */
   readonly required: readonly string[];
+  /** Fields required unless the merged resource has `state: absent`. */
+  readonly requiredWhenPresent?: readonly string[];
   /** Where the target identity comes from. */
   readonly identity: 'path' | 'id' | 'name';
 }
@@ -29,7 +34,8 @@ const bool: FieldKind = { kind: 'bool' };
 const absPath: FieldKind = { kind: 'absPath' };
 const relPath: FieldKind = { kind: 'relPath' };
 const mode: FieldKind = { kind: 'mode' };
-const textList: FieldKind = { kind: 'textList' };
+const name: FieldKind = { kind: 'name' };
+const nameList: FieldKind = { kind: 'nameList' };
 const presence: FieldKind = { kind: 'enum', values: ['present', 'absent'] };
 const id: FieldKind = { kind: 'int', min: 0 };
 
@@ -37,17 +43,18 @@ export const RESOURCE_SPECS: Readonly<Record<ResourceType, ResourceSpec>> = Obje
   Package: { fields: { state: presence, version: text }, required: ['state'], identity: 'name' },
   Repository: {
     fields: {
-      id: text,
+      id: name,
       state: presence,
       url: text,
       signingKey: text,
       unsigned: bool,
       enabled: bool,
       priority: { kind: 'int' },
-      suite: text,
-      components: textList,
+      suite: name,
+      components: nameList,
     },
     required: [],
+    requiredWhenPresent: ['url'],
     identity: 'id',
   },
   File: {
@@ -57,12 +64,12 @@ export const RESOURCE_SPECS: Readonly<Record<ResourceType, ResourceSpec>> = Obje
       content: text,
       source: relPath,
       template: relPath,
-      secretRef: text,
-      owner: text,
-      group: text,
+      secretRef: name,
+      owner: name,
+      group: name,
       mode,
       sensitive: bool,
-      validate: text,
+      validate: name,
       allowPrivileged: bool,
     },
     required: [],
@@ -72,8 +79,8 @@ export const RESOURCE_SPECS: Readonly<Record<ResourceType, ResourceSpec>> = Obje
     fields: {
       path: absPath,
       state: presence,
-      owner: text,
-      group: text,
+      owner: name,
+      group: name,
       mode,
       allowPrivileged: bool,
     },
@@ -81,21 +88,22 @@ export const RESOURCE_SPECS: Readonly<Record<ResourceType, ResourceSpec>> = Obje
     identity: 'path',
   },
   Symlink: {
-    fields: { path: absPath, state: presence, target: text, owner: text, group: text },
+    fields: { path: absPath, state: presence, target: text, owner: name, group: name },
     required: [],
+    requiredWhenPresent: ['target'],
     identity: 'path',
   },
   User: {
     fields: {
       state: presence,
       uid: id,
-      primaryGroup: text,
-      groups: textList,
+      primaryGroup: name,
+      groups: nameList,
       home: absPath,
       shell: absPath,
       comment: text,
       system: bool,
-      passwordRef: text,
+      passwordRef: name,
     },
     required: ['state'],
     identity: 'name',
@@ -115,6 +123,21 @@ export const RESOURCE_SPECS: Readonly<Record<ResourceType, ResourceSpec>> = Obje
 
 /** The File fields that set content; at most one may be present. */
 export const CONTENT_SOURCES = Object.freeze(['content', 'source', 'template', 'secretRef']);
+
+/** Longest name Datum accepts. */
+export const MAX_NAME_LENGTH = 256;
+
+/**
+ * Why `text` is not a safe name, or undefined. An allowed set, as Datum has it: a list of
+ * dangerous characters is never complete, and these values reach shells, unit names and paths.
+ */
+export function nameProblem(text: string): string | undefined {
+  if (text === '') return 'must not be empty';
+  if (text.length > MAX_NAME_LENGTH)
+    return `must be at most ${MAX_NAME_LENGTH} characters, got ${text.length}`;
+  if (/^[A-Za-z0-9._+-]+$/.test(text)) return undefined;
+  return `${JSON.stringify(text)} is not allowed; use letters, digits, dot, hyphen, underscore or plus`;
+}
 
 /** Why `path` is not a clean absolute path, or undefined. */
 export function absolutePathProblem(path: string): string | undefined {

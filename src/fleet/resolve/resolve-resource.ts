@@ -3,7 +3,7 @@
  * provenance (merge rules in `merge-rules.ts`), and the checks on the merged resource.
  */
 import type { Labels } from '../../selector/index.js';
-import { checkTextKind } from '../documents/read-field.js';
+import { checkListKind, checkTextKind } from '../documents/read-field.js';
 import { RESOURCE_SPECS } from '../documents/resource-fields.js';
 import { EDGE_KINDS } from '../model.js';
 import type {
@@ -24,6 +24,7 @@ import { mergeValue, plainValue, showValue } from './merge-rules.js';
 import type { Conflict, MergeNode, MergeSource } from './merge-rules.js';
 import { substitute } from './placeholders.js';
 import type { ResolvedEntry } from './prepare.js';
+import { protectedTargetProblem } from './protected-targets.js';
 import { checkResource } from './resource-checks.js';
 
 /** One layer's document for a reference. */
@@ -35,6 +36,8 @@ interface Accumulator {
   readonly fields: Map<string, MergeNode>;
   readonly edges: Record<EdgeKind, Map<string, string>>;
   readonly substitutions: Substitution[];
+  /** Fields left out because their substitution failed (one error each, no follow-ons). */
+  readonly failed: Set<string>;
 }
 
 /** `posix.join` for clean relative paths, without importing node:path into the core. */
@@ -61,6 +64,7 @@ export function resolveResource(
     fields: new Map(),
     edges: { requires: new Map(), restartOn: new Map(), reloadOn: new Map() },
     substitutions: [],
+    failed: new Set(),
   };
   for (const c of contribs)
     foldDocument(acc, c.layer, c.doc, host, labels, withProvenance, problems);
@@ -91,7 +95,7 @@ export function resolveResource(
   const identity = RESOURCE_SPECS[first.type].identity;
   const targetValue = identity === 'name' ? first.name : desired[identity];
   const target = typeof targetValue === 'string' ? targetValue : undefined;
-  if (target === undefined)
+  if (target === undefined && !acc.failed.has(identity))
     problems.push({
       severity: 'error',
       code: 'FLEET_MISSING_IDENTITY',
@@ -99,7 +103,20 @@ export function resolveResource(
       ...at,
       object: ref,
     });
-  for (const message of checkResource(first.type, ref, desired))
+  const refusal = protectedTargetProblem(first.type, ref, target, desired);
+  if (refusal !== undefined) {
+    const node = refusal.field === undefined ? undefined : acc.fields.get(refusal.field);
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_PROTECTED_TARGET',
+      message: refusal.message,
+      ...(node === undefined
+        ? { file: first.file, line: first.line }
+        : { file: node.source.file, line: node.source.line }),
+      object: ref,
+    });
+  }
+  for (const message of checkResource(first.type, ref, desired, acc.failed))
     problems.push({
       severity: 'error',
       code: 'FLEET_INVALID_RESOURCE',
@@ -194,13 +211,20 @@ function foldDocument(
           ...at,
           object: doc.ref,
         });
+        acc.failed.add(field);
         continue;
       }
       value = filled.value;
       if (filled.used.length > 0) {
         const kind = spec.fields[field];
         const bad =
-          kind === undefined || typeof value !== 'string' ? undefined : checkTextKind(kind, value);
+          kind === undefined
+            ? undefined
+            : typeof value === 'string'
+              ? checkTextKind(kind, value)
+              : Array.isArray(value)
+                ? checkListKind(kind, value as readonly string[])
+                : undefined;
         if (bad !== undefined)
           problems.push({
             severity: 'error',
