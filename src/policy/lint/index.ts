@@ -7,8 +7,8 @@ import {
   lintIneffectiveRoutePolicies,
   lintRewriteCollisions,
   lintRouteStatus,
-  lintShadowedRules,
 } from './lint-routes.js';
+import { lintShadowedRules } from './shadowed-rules.js';
 import {
   lintMissingAuthentications,
   lintMissingTargets,

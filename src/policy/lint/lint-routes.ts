@@ -1,6 +1,6 @@
 /**
- * Lints about routes: parents missing, conflicted or ignored; rules that can never be selected;
- * route-level policies that cannot restrict anything; exclusive rewrite policies that collide.
+ * Lints about routes: parents missing, conflicted or ignored; route-level policies that cannot
+ * restrict anything; exclusive rewrite policies that collide. (Shadowed rules: shadowed-rules.ts.)
  */
 import {
   compareStrings,
@@ -20,7 +20,7 @@ import { cidrCovers, cidrsIntersect } from '../networks.js';
 import { objectName } from '../resources/read-context.js';
 import { HEADER_PREFIX, PARAM_PREFIX } from '../resources/read-extension.js';
 import type { CompiledRoute } from '../routes/route-table.js';
-import type { HeaderRewritePolicy, PolicyProblem, RouteMatchSpec, Server } from '../types.js';
+import type { HeaderRewritePolicy, PolicyProblem, Server } from '../types.js';
 
 /** Routes that are not used for a parent they name. */
 export function lintRouteStatus(model: PolicyModel): PolicyProblem[] {
@@ -91,78 +91,6 @@ export function lintIdleRoutes(model: PolicyModel): PolicyProblem[] {
         message: `route selector ${formatSelector(c.routeSelector) || '(everything)'} matches none of the ${routes.length} route(s) of Server ${server.meta.name}, so policies targeting this class apply to nothing`,
       });
     }
-  }
-  return out;
-}
-
-function sameValues(a: RouteMatchSpec['headers'], b: RouteMatchSpec['headers']): boolean {
-  const key = (list: RouteMatchSpec['headers']): string =>
-    list
-      .map((m) => `${m.name}\u0000${m.type}\u0000${m.value}`)
-      .sort()
-      .join('\u0001');
-  return key(a) === key(b);
-}
-
-/** Does `n` accept every request `m` accepts, with the same Linkerd score? */
-function covers(n: RouteMatchSpec, m: RouteMatchSpec): boolean {
-  if (
-    n.method !== m.method ||
-    !sameValues(n.headers, m.headers) ||
-    !sameValues(n.queryParams, m.queryParams)
-  )
-    return false;
-  const np = n.path;
-  const mp = m.path;
-  const trim = (v: string): string => (v === '/' ? '/' : v.replace(/\/+$/, ''));
-  if (np.type === 'RegularExpression' || mp.type === 'RegularExpression')
-    return np.type === mp.type && np.value === mp.value;
-  if (np.type === 'Exact') return mp.type === 'Exact' && mp.value === np.value;
-  // A prefix covers an exact path or a prefix of the same (trimmed) value: equal length, equal
-  // score — Linkerd does not tell Exact from PathPrefix.
-  return mp.type === 'PathPrefix' ? trim(np.value) === trim(mp.value) : mp.value === trim(np.value);
-}
-
-function sameHosts(a: readonly string[], b: readonly string[]): boolean {
-  return [...a].sort().join(',') === [...b].sort().join(',');
-}
-
-/** Rules every match of which an earlier rule (in tie order) takes with the same score. */
-export function lintShadowedRules(model: PolicyModel): PolicyProblem[] {
-  const out: PolicyProblem[] = [];
-  for (const server of model.resources.servers) {
-    const routes = model.serverModel(server).table?.routes ?? [];
-    const plain = routes.filter((r) => r.template === undefined);
-    plain.forEach((route, order) => {
-      route.rules.forEach((rule, r) => {
-        if (rule.matches.length === 0) return;
-        let by: string | undefined;
-        const all = rule.matches.every((m) => {
-          for (let o = 0; o <= order; o++) {
-            const other = plain[o] as CompiledRoute;
-            if (!sameHosts(other.hostnames, route.hostnames)) continue;
-            const rules = o === order ? other.rules.slice(0, r) : other.rules;
-            for (let q = 0; q < rules.length; q++) {
-              if ((rules[q]?.matches ?? []).some((n) => covers(n, m))) {
-                by ??= `${other.name} rule ${q}`;
-                return true;
-              }
-            }
-          }
-          return false;
-        });
-        if (!all || by === undefined) return;
-        out.push({
-          severity: 'warning',
-          code: 'POLICY_RULE_SHADOWED',
-          object: `${route.kind} ${server.meta.namespace}/${route.name}`,
-          file: rule.at?.file ?? route.at?.file,
-          line: rule.at?.line ?? route.at?.line,
-          message: `rule ${r} can never be selected on Server ${server.meta.name}: ${by} matches the same requests with the same score and wins the tie (older route, then name, then rule order)`,
-          hint: 'Linkerd scores Exact and PathPrefix of the same path equally; make the paths, headers or methods differ',
-        });
-      });
-    });
   }
   return out;
 }

@@ -12,6 +12,7 @@ import { cidrContains, parseCidr } from '../networks.js';
 import { objectName } from '../resources/read-context.js';
 import { makeRequest } from '../routes/request.js';
 import type { PolicyProblem, Server } from '../types.js';
+import { overlapCandidates } from './overlap-candidates.js';
 
 /**
  * AuthorizationPolicies dropped for a missing authentication (Linkerd fails closed, silently).
@@ -54,19 +55,23 @@ export function lintMissingAuthentications(model: PolicyModel): PolicyProblem[] 
 /** AuthorizationPolicies whose target does not exist in the input. */
 export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
   const r = model.resources;
+  // One set of `kind ns/name` for every possible target: a lookup per policy, not a scan.
+  const known = new Set<string>();
+  const add = (kind: string, meta: { namespace: string; name: string }): void => {
+    known.add(`${kind} ${meta.namespace}/${meta.name}`);
+  };
+  for (const s of r.servers) add('Server', s.meta);
+  for (const s of r.routes) add(s.kind, s.meta);
+  for (const s of r.routeBindings) add('HttpRouteBinding', s.meta);
+  for (const s of r.routeClasses) add('HttpRouteClass', s.meta);
   const exists = (ns: string, kind: string, name: string): boolean => {
     switch (kind) {
       case 'Server':
-        return r.servers.some((s) => s.meta.namespace === ns && s.meta.name === name);
       case 'HTTPRoute':
       case 'GRPCRoute':
-        return r.routes.some(
-          (s) => s.meta.namespace === ns && s.meta.name === name && s.kind === kind,
-        );
       case 'HttpRouteBinding':
-        return r.routeBindings.some((s) => s.meta.namespace === ns && s.meta.name === name);
       case 'HttpRouteClass':
-        return r.routeClasses.some((s) => s.meta.namespace === ns && s.meta.name === name);
+        return known.has(`${kind} ${ns}/${name}`);
       default:
         return true;
     }
@@ -134,11 +139,12 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
   }
   // A selector over Server labels that selects none of the namespace's Servers is a missing
   // target too: the authorization silently applies to nothing.
+  const serversByNamespace = groupBy(r.servers, (s) => s.meta.namespace);
   for (const sa of r.serverAuthorizations) {
     if ('name' in sa.server) continue;
     const selector = sa.server.selector;
-    const any = r.servers.some(
-      (s) => s.meta.namespace === sa.meta.namespace && matches(selector, s.meta.labels),
+    const any = (serversByNamespace.get(sa.meta.namespace) ?? []).some((s) =>
+      matches(selector, s.meta.labels),
     );
     if (any) continue;
     const rejected = model.attachments.rejections.inNamespace('Server', sa.meta.namespace).length;
@@ -161,35 +167,25 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
  */
 export function lintServerOverlaps(model: PolicyModel): PolicyProblem[] {
   const out: PolicyProblem[] = [];
-  const byNamespace = new Map<string, Server[]>();
-  for (const s of model.resources.servers) {
-    const list = byNamespace.get(s.meta.namespace) ?? [];
-    list.push(s);
-    byNamespace.set(s.meta.namespace, list);
-  }
-  for (const servers of byNamespace.values()) {
-    const byPort = new Map<string, Server[]>();
-    for (const s of servers) {
-      const k = String(s.port);
-      byPort.set(k, [...(byPort.get(k) ?? []), s]);
-    }
+  const byNamespace = groupBy(model.resources.servers, (s) => s.meta.namespace);
+  const podsByNamespace = groupBy(model.podList, (p) => p.meta.namespace);
+  for (const [namespace, servers] of byNamespace) {
+    const byPort = groupBy(servers, (s) => String(s.port));
     for (const group of byPort.values()) {
       group.sort(serverOrder);
-      for (let i = 0; i < group.length; i++) {
-        for (let j = i + 1; j < group.length; j++) {
-          const a = group[i] as Server;
-          const b = group[j] as Server;
-          const result = overlap(a.podSelector, b.podSelector);
-          if (!result.overlap) continue;
-          out.push(overlapFinding(a, b, `port ${a.port}`, { ...result.witness }));
-        }
+      for (const [i, j] of overlapCandidates(group.map((s) => s.podSelector))) {
+        const a = group[i] as Server;
+        const b = group[j] as Server;
+        const result = overlap(a.podSelector, b.podSelector);
+        if (!result.overlap) continue;
+        out.push(overlapFinding(a, b, `port ${a.port}`, { ...result.witness }));
       }
     }
     // A named port against a number: only real pods can tell.
-    const pods = model.podList.filter((p) => p.meta.namespace === servers[0]?.meta.namespace);
     const seen = new Set<string>();
-    for (const pod of pods) {
+    for (const pod of podsByNamespace.get(namespace) ?? []) {
       const selecting = model.serversSelecting(pod);
+      if (selecting.length < 2) continue;
       for (const port of model.portsOf(pod)) {
         const covering = selecting.filter((s) => model.serverCoversPort(s, pod, port));
         for (let i = 0; i < covering.length; i++) {
@@ -209,6 +205,17 @@ export function lintServerOverlaps(model: PolicyModel): PolicyProblem[] {
         }
       }
     }
+  }
+  return out;
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const list = out.get(k);
+    if (list === undefined) out.set(k, [item]);
+    else list.push(item);
   }
   return out;
 }
