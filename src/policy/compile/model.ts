@@ -19,6 +19,7 @@ import type {
   PolicyResources,
   ProxyProtocol,
   Server,
+  ServerAuthorization,
   TimeoutPolicy,
 } from '../types.js';
 import {
@@ -148,7 +149,13 @@ export class PolicyModel {
   /** Servers of the pod's namespace that select the pod, in Linkerd's order (oldest, then name). */
   serversSelecting(pod: Pod): Server[] {
     const index = this.serverIndexes.get(pod.meta.namespace);
-    return index === undefined ? [] : index.match(pod.meta.labels).sort(serverOrder);
+    if (index === undefined) return [];
+    // A Server selects pods or, with externalWorkloadSelector, ExternalWorkloads: never both.
+    const wanted = pod.external === true ? 'externalWorkloads' : 'pods';
+    return index
+      .match(pod.meta.labels)
+      .filter((s) => (s.selects ?? 'pods') === wanted)
+      .sort(serverOrder);
   }
 
   /**
@@ -156,8 +163,9 @@ export class PolicyModel {
    * reference: "only ports in a pod spec's ports are considered"); a name may resolve to several.
    */
   serverCoversPort(server: Server, pod: Pod, port: number): boolean {
-    if (typeof server.port === 'number')
-      return server.port === port && pod.ports.some((p) => p.port === port);
+    // A numeric port governs that port whether or not a container declares it (Linkerd's
+    // `links_unnamed_server_port`); a name resolves through the pod's named TCP ports.
+    if (typeof server.port === 'number') return server.port === port;
     return pod.ports.some((p) => p.name === server.port && p.port === port);
   }
 
@@ -279,6 +287,23 @@ export class PolicyModel {
     return defaultRoutes(probes, this.probe, timeouts, rewrites);
   }
 
+  /** ServerAuthorizations by namespace, built on first use (a scan per Server is quadratic). */
+  private serverAuthorizationsByNamespace?: Map<string, ServerAuthorization[]>;
+
+  private serverAuthorizationsIn(namespace: string): readonly ServerAuthorization[] {
+    let index = this.serverAuthorizationsByNamespace;
+    if (index === undefined) {
+      index = new Map();
+      for (const sa of this.resources.serverAuthorizations) {
+        const list = index.get(sa.meta.namespace);
+        if (list === undefined) index.set(sa.meta.namespace, [sa]);
+        else list.push(sa);
+      }
+      this.serverAuthorizationsByNamespace = index;
+    }
+    return index.get(namespace) ?? [];
+  }
+
   /** Server-level authorizations and attached routes, computed once per Server. */
   serverModel(server: Server): ServerModel {
     const serverKey = key(server.meta.namespace, server.meta.name);
@@ -287,8 +312,8 @@ export class PolicyModel {
     const authorizations: Authorization[] = [];
     const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
     if (access !== undefined) authorizations.push(access);
-    for (const sa of this.resources.serverAuthorizations) {
-      if (sa.meta.namespace !== server.meta.namespace) continue;
+    for (const sa of this.serverAuthorizationsIn(server.meta.namespace)) {
+      if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
       const selects =
         'name' in sa.server
           ? sa.server.name === server.meta.name
@@ -319,13 +344,18 @@ export class PolicyModel {
         rules: route.rules,
         labels,
         authorizations: dedupe([
-          ...this.policies.authorizations(route.meta.namespace, route.kind, route.meta.name),
+          ...this.policies.authorizations(
+            route.meta.namespace,
+            route.kind,
+            route.meta.name,
+            route.group,
+          ),
           ...classes.flatMap((c) =>
             this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
           ),
         ]),
         ...nonEmpty([
-          ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name),
+          ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name, route.group),
           ...classes.flatMap((c) =>
             this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
           ),
