@@ -21,6 +21,7 @@ import {
   readTimeoutPolicy,
 } from './read-extension.js';
 import { readRoute } from './read-routes.js';
+import { isWorkload, readWorkload } from './read-workloads.js';
 import type { YamlDoc } from './yaml-docs.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
@@ -119,7 +120,7 @@ function accepts(kind: string, apiVersion: string): boolean {
     case 'HeaderRewritePolicy':
       return apiVersion === EXTENSION;
     default:
-      return false;
+      return isWorkload(kind, apiVersion);
   }
 }
 
@@ -277,6 +278,9 @@ export function readResources(docs: readonly YamlDoc[]): {
       case 'HeaderRewritePolicy':
         kept = push(out.headerRewritePolicies, readHeaderRewritePolicy(ctx, meta), ctx);
         break;
+      default:
+        // Deployments, StatefulSets, …: their pod template, as the pods they create.
+        kept = push(out.pods, readWorkload(ctx, meta), ctx);
     }
     if (!kept) reject(kind, meta, ctx);
     else if (first === undefined) entry.kept = true;
