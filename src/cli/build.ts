@@ -7,7 +7,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   LabelwiseError,
-  RepoReader,
   checkOutputTarget,
   compareText,
   countDiagnostics,
@@ -15,17 +14,9 @@ import {
   formatDiagnostic,
   writeOwnedDirectory,
 } from '../base/index.js';
-import type { OwnedWriteOptions } from '../base/index.js';
-import {
-  buildReport,
-  detectParts,
-  plannedStages,
-  renderReportHtml,
-  runStage,
-} from '../repo/index.js';
+import type { ModuleName, OwnedWriteOptions } from '../base/index.js';
+import { parseModuleList, renderReportHtml, reportData, runBuild } from '../repo/index.js';
 import type { StageRun } from '../repo/index.js';
-import type { AnchorClaims } from '../anchor/index.js';
-import type { FleetMatrix } from '../fleet/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
@@ -70,26 +61,27 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .argument('[repo]', 'the repository (default: examples/homelab)')
     .option('--out <dir>', 'where to write manifests and the report', 'out')
     .option('--json', 'print the report as JSON instead of the summary')
+    .option(
+      '--only <modules>',
+      'build only these parts, comma-separated: fleet,catalog,policy,anchor',
+    )
+    .option('--skip <modules>', 'build every part but these, comma-separated')
     .addHelpText(
       'after',
-      '\nWrites fleet/<host>.json, apps/, policy/compiled.json, anchors.json, report.json and report.html\nunder --out. Exit code 1 when any part has an error.\n\nExamples:\n  labelwise build\n  labelwise build ./infra --out /tmp/infra-build --json',
+      '\nWrites fleet/<host>.json, apps/, policy/compiled.json, anchors.json, report.json and report.html\nunder --out. Exit code 1 when any part has an error.\n\nExamples:\n  labelwise build\n  labelwise build ./infra --out /tmp/infra-build --json\n  labelwise build --only fleet,policy\n\nA labelwise.yaml at the repository root may name where each part lives (docs/review.md).',
     )
-    .action(async (repoArg: string | undefined, flags: { out: string; json?: boolean }) => {
+    .action(async (repoArg: string | undefined, flags: BuildFlags) => {
       exit.code = await build(repoArg, flags, io);
     });
   return runProgram(program, args, exit);
 }
 
-async function build(
-  repoArg: string | undefined,
-  flags: { out: string; json?: boolean },
-  io: CliIO,
-): Promise<number> {
+async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO): Promise<number> {
   const repo = repoArg === undefined ? defaultRepo(io.cwd) : resolve(io.cwd, repoArg);
   if (!existsSync(repo) || !statSync(repo).isDirectory()) {
     throw new LabelwiseError(
       'BUILD_NO_REPOSITORY',
-      `${repoArg ?? repo} is not a directory`,
+      `${escapeControl(repoArg ?? repo, true)} is not a directory`,
       {},
       undefined,
       'unavailable',
@@ -97,60 +89,32 @@ async function build(
   }
   const repoName = display(repo, io.cwd);
   const outDir = resolve(io.cwd, flags.out);
-  // labelwise's own output is never read back as input, even when --out lies in the repository.
-  const reader = RepoReader.open(repo, { excluded: [outDir] });
-  const parts = await detectParts(repo);
-  const stages = plannedStages(parts, repo, reader);
-  if (stages.length === 0) {
-    throw new LabelwiseError(
-      'BUILD_NOTHING_FOUND',
-      `${escapeControl(repoName, true)} holds nothing to build`,
-      {},
-      'expected fleet/, catalog/, policy/, compose/ or compose*.yaml',
-    );
-  }
-  const writeOptions: OwnedWriteOptions = {
-    writer: 'labelwise build',
-    repositories: [repo],
-    // A Compose project at the repository root is no input folder of its own.
-    inputs: stages.map((stage) => stage.dir).filter((dir) => resolve(dir) !== resolve(repo)),
-  };
+  const writeOptions: OwnedWriteOptions = { writer: 'labelwise build', repositories: [repo] };
   // Refuse a dangerous --out before the long work, not after it.
   await checkOutputTarget(outDir, writeOptions);
-  const runs: StageRun[] = [];
-  for (const [index, stage] of stages.entries()) {
-    if (io.isTTY && !flags.json)
-      io.stderr(`[${index + 1}/${stages.length}] ${stage.module}: ${display(stage.dir, repo)}…\n`);
-    runs.push(await runStage(stage, display(stage.dir, repo)));
-  }
-  const files: Record<string, string> = {};
-  for (const stageRun of runs) {
-    for (const [path, content] of Object.entries(stageRun.result.outputs)) {
-      if (path in files) throw new Error(`two build stages wrote ${path}`);
-      files[path] = content;
-    }
-  }
-  const report = buildReport(
-    repoName,
-    runs,
-    [...Object.keys(files), 'report.json', 'report.html'],
-    reader.diagnostics,
-  );
-  const data: { fleet?: FleetMatrix; anchor?: AnchorClaims } = {};
-  for (const stageRun of runs) {
-    // Each stage documents the shape of its `data` with the type named here.
-    if (stageRun.module === 'fleet') data.fleet = stageRun.result.data as FleetMatrix;
-    if (stageRun.module === 'anchor') data.anchor = stageRun.result.data as AnchorClaims;
-  }
+  const built = await runBuild({
+    repo,
+    name: repoName,
+    // labelwise's own output is never read back as input, even when --out lies in the repository.
+    excluded: [outDir],
+    only: moduleList(flags.only, '--only'),
+    skip: moduleList(flags.skip, '--skip'),
+    onStage: (index, total, module, dir) => {
+      if (io.isTTY && !flags.json)
+        io.stderr(`[${index + 1}/${total}] ${module}: ${escapeControl(dir, true)}…\n`);
+    },
+  });
+  const { report, runs } = built;
+  const files: Record<string, string> = { ...built.files };
   files['report.json'] = `${JSON.stringify(report, null, 2)}\n`;
-  files['report.html'] = renderReportHtml(report, data);
-  await writeOwnedDirectory(outDir, files, writeOptions);
+  files['report.html'] = renderReportHtml(report, reportData(runs));
+  await writeOwnedDirectory(outDir, files, { ...writeOptions, inputs: built.inputs });
 
   if (flags.json) {
     printJson(io, report);
     return report.ok ? EXIT.ok : EXIT.invalid;
   }
-  io.stdout(`labelwise build ${repoName}\n\n`);
+  io.stdout(`labelwise build ${escapeControl(repoName, true)}\n\n`);
   for (const stageRun of runs) io.stdout(`${summaryTable(stageRun, io)}\n`);
   if (report.diagnostics.length > 0) {
     io.stdout('Diagnostics\n');
@@ -167,4 +131,18 @@ async function build(
     `${verdict}; wrote ${Object.keys(files).length} files to ${escapeControl(display(outDir, io.cwd), true)}/ (open report.html)\n`,
   );
   return report.ok ? EXIT.ok : EXIT.invalid;
+}
+
+interface BuildFlags {
+  readonly out: string;
+  readonly json?: boolean;
+  readonly only?: string;
+  readonly skip?: string;
+}
+
+function moduleList(text: string | undefined, flag: string): ModuleName[] | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseModuleList(text, flag);
+  if (Array.isArray(parsed)) return parsed;
+  throw new LabelwiseError(parsed.code, parsed.message, {}, 'see labelwise build --help');
 }

@@ -2,6 +2,7 @@
 export const REPO_CODES = {
   BUILD_NO_REPOSITORY: 'the REPO given to labelwise build is not a directory',
   BUILD_NOTHING_FOUND: 'the repository holds no part labelwise knows',
+  BUILD_CONFIG_INVALID: 'labelwise.yaml cannot be read or names something unknown',
   CLI_USAGE: 'flags that cannot go together, or a required one missing',
 } as const;
 

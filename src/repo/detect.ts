@@ -1,10 +1,13 @@
 /**
- * Finds the parts a repository holds (issue 7): a fleet (`fleet/`), a catalog
- * (`catalog/`, with rendered `apps/` beside it when checked in), policy YAML
- * (`policy/`), and Compose files with anchors (`compose/` or `compose*.yaml` at the top).
+ * Finds the parts a repository holds: a fleet (`fleet/`), a catalog (`catalog/`, with rendered
+ * `apps/` beside it when checked in), policy YAML (`policy/`), and Compose files with anchors
+ * (`compose/` or `compose*.yaml` at the top). A `labelwise.yaml` at the root may name other
+ * places (see config.ts). Looks through the repository reader, so a part that is a link leaving
+ * the repository is skipped with a warning, never read.
  */
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RepoReader } from '../base/index.js';
+import type { PartPaths } from './config.js';
 
 export interface RepoParts {
   readonly fleet?: string;
@@ -13,37 +16,33 @@ export interface RepoParts {
   readonly compose?: string;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const COMPOSE_FILE = /^(docker-)?compose.*\.ya?ml$/;
 
-
-/** Looks at the top of `repo` only; each module's own discovery reads deeper. */
-export async function detectParts(repo: string): Promise<RepoParts> {
+/** The parts present, as absolute directories. `paths` are repository-relative overrides. */
+export function detectParts(reader: RepoReader, paths: PartPaths = {}): RepoParts {
   const parts: {
     fleet?: string;
     catalog?: { dir: string; apps?: string };
     policy?: string;
     compose?: string;
   } = {};
-  if (await isDirectory(join(repo, 'fleet'))) parts.fleet = join(repo, 'fleet');
+  const dirAt = (path: string): string | undefined =>
+    reader.kind(path) === 'dir' ? join(reader.root, path) : undefined;
+  parts.fleet = dirAt(paths.fleet ?? 'fleet');
   // A catalog/ folder is the catalog part even without platform.yaml: its stage reports the
   // missing platform instead of the build skipping broken definitions in silence.
-  if (await isDirectory(join(repo, 'catalog'))) {
-    const apps = join(repo, 'apps');
-    parts.catalog = (await isDirectory(apps))
-      ? { dir: join(repo, 'catalog'), apps }
-      : { dir: join(repo, 'catalog') };
+  const catalog = dirAt(paths.catalog ?? 'catalog');
+  if (catalog !== undefined) {
+    const apps = dirAt(paths.apps ?? 'apps');
+    parts.catalog = apps === undefined ? { dir: catalog } : { dir: catalog, apps };
   }
-  if (await isDirectory(join(repo, 'policy'))) parts.policy = join(repo, 'policy');
-  if (await isDirectory(join(repo, 'compose'))) parts.compose = join(repo, 'compose');
-  else {
-    const top = await readdir(repo);
-    if (top.some((name) => /^(docker-)?compose.*\.ya?ml$/.test(name))) parts.compose = repo;
+  parts.policy = dirAt(paths.policy ?? 'policy');
+  parts.compose = dirAt(paths.compose ?? 'compose');
+  if (parts.compose === undefined && paths.compose === undefined) {
+    const top = reader.list('', { recursive: false });
+    if (top.some((entry) => COMPOSE_FILE.test(entry.path))) parts.compose = reader.root;
   }
+  for (const key of Object.keys(parts) as (keyof RepoParts)[])
+    if (parts[key] === undefined) delete parts[key];
   return parts;
 }

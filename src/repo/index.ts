@@ -6,4 +6,14 @@ export { plannedStages, runStage } from './stages.js';
 export type { BuildReport, ModuleSummary } from './report.js';
 export { buildReport, findingLocation } from './report.js';
 export type { ReportData } from './report-html.js';
-export { renderReportHtml, escapeHtml } from './report-html.js';
+export { renderReportHtml, reportData, escapeHtml } from './report-html.js';
+export { runBuild } from './build-run.js';
+export type { BuildOptions, BuildRun } from './build-run.js';
+export {
+  BUILD_MODULES,
+  CONFIG_FILE,
+  isSelected,
+  parseModuleList,
+  readRepoConfig,
+} from './config.js';
+export type { PartPaths, RepoConfig } from './config.js';

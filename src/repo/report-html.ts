@@ -6,6 +6,7 @@
 import type { AnchorClaims } from '../anchor/index.js';
 import type { FleetMatrix } from '../fleet/index.js';
 import type { BuildReport } from './report.js';
+import type { StageRun } from './stages.js';
 import { findingLocation } from './report.js';
 
 export function escapeHtml(text: string): string {
@@ -91,6 +92,16 @@ td.yes{text-align:center;color:#1d4ed8}td.no{background:#fafbfc}.empty{color:#66
 export interface ReportData {
   readonly fleet?: FleetMatrix;
   readonly anchor?: AnchorClaims;
+}
+
+/** What each stage hands the page, taken from its `data` (each stage documents the shape). */
+export function reportData(runs: readonly StageRun[]): ReportData {
+  const data: { fleet?: FleetMatrix; anchor?: AnchorClaims } = {};
+  for (const run of runs) {
+    if (run.module === 'fleet') data.fleet = run.result.data as FleetMatrix;
+    if (run.module === 'anchor') data.anchor = run.result.data as AnchorClaims;
+  }
+  return data;
 }
 
 /** Renders the report page. */

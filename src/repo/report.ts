@@ -44,7 +44,10 @@ export function buildReport(
   outputs: readonly string[],
   repository: readonly Diagnostic[] = [],
 ): BuildReport {
-  const diagnostics = sortDiagnostics([...repository, ...runs.flatMap((run) => run.result.diagnostics)]);
+  const diagnostics = sortDiagnostics([
+    ...repository,
+    ...runs.flatMap((run) => run.result.diagnostics),
+  ]);
   const counts = countDiagnostics(diagnostics);
   const modules = runs.map((run) => ({
     module: run.module,

@@ -1,0 +1,86 @@
+/**
+ * One build of a repository, in memory: read `labelwise.yaml`, detect the parts, run each
+ * selected module's stage through the one repository reader, and assemble the report and the
+ * files to write. Writes nothing: `labelwise build` writes the files, `labelwise diff` compares
+ * two of these.
+ */
+import { resolve } from 'node:path';
+import { LabelwiseError, RepoReader, escapeControl } from '../base/index.js';
+import type { Diagnostic, ModuleName } from '../base/index.js';
+import { isSelected, readRepoConfig } from './config.js';
+import type { RepoConfig } from './config.js';
+import { detectParts } from './detect.js';
+import { buildReport } from './report.js';
+import type { BuildReport } from './report.js';
+import { plannedStages, runStage } from './stages.js';
+import type { StageRun } from './stages.js';
+
+export interface BuildOptions {
+  /** The repository, absolute. */
+  readonly repo: string;
+  /** How the repository is named in the report (`examples/homelab`). */
+  readonly name: string;
+  /** Directories never read (the output directory). */
+  readonly excluded?: readonly string[];
+  /** `--only` and `--skip` from the command line; they win over labelwise.yaml. */
+  readonly only?: readonly ModuleName[];
+  readonly skip?: readonly ModuleName[];
+  /** Called before each stage (progress on a terminal). */
+  readonly onStage?: (index: number, total: number, module: ModuleName, dir: string) => void;
+}
+
+export interface BuildRun {
+  readonly report: BuildReport;
+  readonly runs: readonly StageRun[];
+  /** Files for `--out`, report.json and report.html excluded (the caller renders those). */
+  readonly files: Readonly<Record<string, string>>;
+  /** The input folders read, absolute (never written to). */
+  readonly inputs: readonly string[];
+}
+
+function relativeTo(reader: RepoReader, dir: string): string {
+  return reader.relative(resolve(dir));
+}
+
+export async function runBuild(options: BuildOptions): Promise<BuildRun> {
+  const reader = RepoReader.open(options.repo, { excluded: options.excluded ?? [] });
+  const { config, diagnostics: configProblems } = readRepoConfig(reader);
+  const selection: Pick<RepoConfig, 'only' | 'skip'> = {
+    only: options.only ?? config.only,
+    skip: options.skip ?? config.skip,
+  };
+  const parts = detectParts(reader, config.parts);
+  const stages = plannedStages(parts, reader.root, reader).filter((s) =>
+    isSelected(s.module, selection),
+  );
+  if (stages.length === 0 && configProblems.length === 0) {
+    const picked = options.only !== undefined || options.skip !== undefined;
+    throw new LabelwiseError(
+      'BUILD_NOTHING_FOUND',
+      `${escapeControl(options.name, true)} holds nothing to build${picked ? ' with --only/--skip as given' : ''}`,
+      {},
+      'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
+    );
+  }
+  const runs: StageRun[] = [];
+  for (const [index, stage] of stages.entries()) {
+    options.onStage?.(index, stages.length, stage.module, relativeTo(reader, stage.dir));
+    runs.push(await runStage(stage, relativeTo(reader, stage.dir)));
+  }
+  const files: Record<string, string> = {};
+  for (const run of runs) {
+    for (const [path, content] of Object.entries(run.result.outputs)) {
+      if (path in files) throw new Error(`two build stages wrote ${path}`);
+      files[path] = content;
+    }
+  }
+  const repository: Diagnostic[] = [...configProblems, ...reader.diagnostics];
+  const report = buildReport(
+    options.name,
+    runs,
+    [...Object.keys(files), 'report.json', 'report.html'],
+    repository,
+  );
+  const inputs = stages.map((s) => s.dir).filter((dir) => resolve(dir) !== reader.root);
+  return { report, runs, files, inputs };
+}
