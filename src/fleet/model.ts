@@ -145,6 +145,8 @@ export interface Fleet {
   readonly invalidHosts: ReadonlyMap<string, Location>;
   /** Every file under the root (relative paths), when the reader listed them. */
   readonly files?: ReadonlySet<string>;
+  /** sha256 of each non-YAML file the loader was given (relative paths), for the digest. */
+  readonly contents?: ReadonlyMap<string, string>;
 }
 
 /** Where one leaf's value came from: the layer that set it and the values it displaced. */

@@ -90,11 +90,11 @@ test('numbers and their text are equal values', () => {
   );
 });
 
-test('an equal value from a higher layer takes over the field and records the lower one', () => {
+test('an equal value from a higher layer displaces nothing: the field keeps its first source', () => {
   const { node } = fold([
     ['0640', src('a', 5)],
     ['0640', src('b', 6)],
   ]);
-  assert.equal(node?.kind === 'leaf' ? node.source.layer : undefined, 'b');
-  assert.deepEqual(node?.displaced, [{ layer: 'a', value: '0640' }]);
+  assert.equal(node?.kind === 'leaf' ? node.source.layer : undefined, 'a');
+  assert.equal(node?.displaced, undefined);
 });

@@ -8,6 +8,7 @@
  * 3. Every resource document belongs to the nearest Layer in its own directory or a parent.
  * 4. Order is deterministic: layers by precedence then file path; resources by type then name.
  */
+import { createHash } from 'node:crypto';
 import { compareStrings } from '../../selector/index.js';
 import { RESOURCE_TYPES } from '../model.js';
 import type {
@@ -372,6 +373,14 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     for (const path of options.paths)
       if (path.startsWith(prefix)) listed.add(path.slice(prefix.length));
   }
+  const contents = new Map<string, string>();
+  for (const file of files) {
+    if (isCandidate(file.path) || !file.path.startsWith(prefix)) continue;
+    contents.set(
+      file.path.slice(prefix.length),
+      `sha256:${createHash('sha256').update(file.bytes).digest('hex')}`,
+    );
+  }
   return {
     root,
     fleet,
@@ -381,6 +390,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     invalidRefs,
     invalidHosts,
     ...(listed === undefined ? {} : { files: listed }),
+    ...(contents.size === 0 ? {} : { contents }),
   };
 }
 

@@ -28,11 +28,30 @@ function canonical(value: DesiredValue): unknown {
   return String(value);
 }
 
+/**
+ * What a resource means rather than where it was written: a File's `source` or `template` is
+ * replaced by the digest of the file it names (when the loader saw that file), so moving the
+ * resource to another layer with an identical file keeps the digest, and editing the file
+ * changes it.
+ */
+function meaning(r: DigestInput, contents: ReadonlyMap<string, string> | undefined): DesiredMap {
+  if (contents === undefined || !r.ref.startsWith('File[')) return r.desired;
+  let out: Record<string, DesiredValue> | undefined;
+  for (const field of ['source', 'template']) {
+    const path = r.desired[field];
+    const hash = typeof path === 'string' ? contents.get(path) : undefined;
+    if (hash === undefined) continue;
+    out ??= { ...r.desired };
+    out[field] = `content ${hash}`;
+  }
+  return out ?? r.desired;
+}
+
 /** One resource's part of the canonical text; resolution caches it with the resource. */
-export function resourceFragment(r: DigestInput): string {
+export function resourceFragment(r: DigestInput, contents?: ReadonlyMap<string, string>): string {
   return JSON.stringify([
     r.ref,
-    canonical(r.desired),
+    canonical(meaning(r, contents)),
     [...r.requires].sort(compareStrings),
     [...r.restartOn].sort(compareStrings),
     [...r.reloadOn].sort(compareStrings),
@@ -40,14 +59,20 @@ export function resourceFragment(r: DigestInput): string {
 }
 
 /** The canonical text the digest hashes: fragments in reference order. */
-export function canonicalManifest(resources: readonly DigestInput[]): string {
+export function canonicalManifest(
+  resources: readonly DigestInput[],
+  contents?: ReadonlyMap<string, string>,
+): string {
   const sorted = [...resources].sort((a, b) => compareStrings(a.ref, b.ref));
-  return `[${sorted.map(resourceFragment).join(',')}]`;
+  return `[${sorted.map((r) => resourceFragment(r, contents)).join(',')}]`;
 }
 
 /** `sha256:<64 hex>` of {@link canonicalManifest}. Deterministic. */
-export function manifestDigest(resources: readonly DigestInput[]): string {
-  return digestOfCanonical(canonicalManifest(resources));
+export function manifestDigest(
+  resources: readonly DigestInput[],
+  contents?: ReadonlyMap<string, string>,
+): string {
+  return digestOfCanonical(canonicalManifest(resources, contents));
 }
 
 /** `sha256:<64 hex>` of canonical text already assembled from fragments. */

@@ -106,8 +106,10 @@ export function mergeValue(
     return node;
   }
   if (node.kind === 'leaf' && !incomingIsMap) {
+    // Restating the value a lower layer set displaces nothing: the field keeps its first
+    // source, so explain never says "0644 overrides 0644".
     const same = leafText(node.value) === leafText(value as Leaf);
-    if (same && node.source.precedence === source.precedence) return node;
+    if (same) return node;
     if (!same && node.source.precedence === source.precedence) {
       conflict({
         path,

@@ -80,7 +80,15 @@ export function resolveHost(
       entries.push(memoized(prepared, contribs, key, host, labels));
     } else
       entries.push(
-        resolveResource(contribs, host, labels, withProvenance, rank, prepared.fleet.files),
+        resolveResource(
+          contribs,
+          host,
+          labels,
+          withProvenance,
+          rank,
+          prepared.fleet.files,
+          prepared.fleet.contents,
+        ),
       );
   }
   entries.sort((a, b) => a.rank - b.rank);
@@ -162,7 +170,15 @@ function memoized(
   const cached = prepared.memo.get(key);
   if (cached !== undefined) return cached;
   const rank = prepared.refRank.get((contribs[0] as Contribution).doc.ref) as number;
-  const entry = resolveResource(contribs, host, labels, false, rank, prepared.fleet.files);
+  const entry = resolveResource(
+    contribs,
+    host,
+    labels,
+    false,
+    rank,
+    prepared.fleet.files,
+    prepared.fleet.contents,
+  );
   prepared.memo.set(key, entry);
   return entry;
 }

@@ -56,6 +56,7 @@ export function resolveResource(
   withProvenance: boolean,
   rank: number,
   files?: ReadonlySet<string>,
+  contents?: ReadonlyMap<string, string>,
 ): ResolvedEntry {
   const first = (contribs[0] as Contribution).doc;
   const ref = first.ref;
@@ -127,7 +128,8 @@ export function resolveResource(
   const edgeLayers: Record<string, string> = Object.create(null);
   const lists: Record<EdgeKind, string[]> = { requires: [], restartOn: [], reloadOn: [] };
   for (const kind of EDGE_KINDS) {
-    const list = [...acc.edges[kind].keys()].sort();
+    // First-seen order, as Datum keeps it (the digest sorts its own copy).
+    const list = [...acc.edges[kind].keys()];
     lists[kind] = list;
     if (withProvenance)
       for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
@@ -178,7 +180,7 @@ export function resolveResource(
     resource,
     rank,
     problems,
-    fragment: resourceFragment(resource),
+    fragment: resourceFragment(resource, contents),
     targetKey: target === undefined ? undefined : `${first.type}\u0000${target}`,
     edges,
   };
