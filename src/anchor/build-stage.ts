@@ -1,14 +1,16 @@
 /**
  * The anchor stage of `labelwise build`: checks every Compose project found in the repository
- * and reports diagnostics, the claim table and `anchors.json`. Writes nothing itself.
+ * with {@link checkComposeProject} — the function `labelwise anchor check` uses, so both judge a
+ * file the same way — and reports diagnostics, the claim table and `anchors.json`. Reads through
+ * the shared repository reader; writes nothing itself. The shell environment is not used: a
+ * repository revision alone decides the result (the project's `.env` is read).
  */
-import { relative, resolve } from 'node:path';
-import { LabelwiseError } from '../base/errors.js';
+import { posix, resolve } from 'node:path';
+import { RepoReader } from '../base/index.js';
 import type { Diagnostic, StageResult } from '../base/index.js';
-import { findComposeProjects, readComposeFiles } from './adapters/compose-files.js';
-import { checkAnchors } from './compose/check.js';
+import { checkComposeProject } from './check.js';
 import type { CheckReport } from './compose/check.js';
-import { loadComposeProject } from './compose/compose-model.js';
+import { findComposeProjects, folderName } from './io/compose-files.js';
 
 export interface AnchorStageOptions {
   /** Repository root that finding paths are relative to. Default: `dir`. */
@@ -33,50 +35,38 @@ export interface AnchorClaims {
 
 /**
  * Runs the anchor check over the Compose projects in `dir` (`compose/` or `compose*.yaml`).
- * Deterministic; never writes files; unreadable files surface as error diagnostics.
+ * Deterministic; never writes files; unreadable files surface as diagnostics.
  */
 export async function buildAnchorStage(
   dir: string,
   options: AnchorStageOptions = {},
 ): Promise<StageResult> {
   const root = resolve(options.root ?? dir);
+  const reader = RepoReader.open(root);
+  const folder = reader.inside(resolve(dir)) ?? '.';
   const diagnostics: Diagnostic[] = [];
   const reports: { files: string[]; report: CheckReport }[] = [];
-  for (const paths of await findComposeProjects(resolve(dir))) {
-    let input: Awaited<ReturnType<typeof readComposeFiles>>;
-    try {
-      input = await readComposeFiles(paths, root, root);
-    } catch (error) {
-      if (!(error instanceof LabelwiseError)) throw error;
-      diagnostics.push({
-        module: 'anchor',
-        severity: 'error',
-        code: error.code,
-        file: relativePath(root, paths[0] ?? dir),
-        message: error.message,
-      });
-      continue;
-    }
-    const loaded = loadComposeProject(input.files, {
-      directoryName: input.directoryName,
-      variables: input.dotEnv,
+  for (const files of findComposeProjects(reader, folder)) {
+    const report = checkComposeProject({
+      files,
+      fs: reader,
+      directoryName: folderName(reader, posix.dirname(files[0] as string)),
     });
-    const report = checkAnchors(loaded.project, loaded.issues);
-    reports.push({ files: input.files.map((f) => f.path), report });
-    for (const issue of [...report.errors, ...report.warnings]) {
+    reports.push({ files, report });
+    // In a repository with several projects, the object names the project too.
+    for (const d of report.diagnostics)
       diagnostics.push({
+        ...d,
         module: 'anchor',
-        severity: issue.severity,
-        code: issue.code,
-        ...(issue.service !== undefined
-          ? { object: `service ${loaded.project.name}/${issue.service}` }
+        ...(d.object?.startsWith('service ') === true
+          ? { object: `service ${report.project}/${d.object.slice('service '.length)}` }
           : {}),
-        file: issue.file,
-        ...(issue.line !== undefined ? { line: issue.line } : {}),
-        message: issue.message,
       });
-    }
   }
+  // Listing problems (links out of the repository) not tied to one project.
+  for (const d of reader.diagnostics)
+    if (!diagnostics.some((x) => x.code === d.code && x.file === d.file))
+      diagnostics.push({ ...d, module: 'anchor' });
   const claims: AnchorClaims = {
     projects: reports.map(({ files, report }) => ({
       project: report.project,
@@ -91,15 +81,8 @@ export async function buildAnchorStage(
       })),
     })),
   };
-  const anchors = reports.reduce((n, r) => n + r.report.anchors.length, 0);
-  const backends = reports.reduce(
-    (n, r) => n + r.report.anchors.reduce((m, a) => m + a.backends.length, 0),
-    0,
-  );
-  const entries = reports.reduce(
-    (n, r) => n + r.report.anchors.reduce((m, a) => m + a.entries.length, 0),
-    0,
-  );
+  const sum = (f: (r: CheckReport) => number): number =>
+    reports.reduce((n, r) => n + f(r.report), 0);
   return {
     diagnostics,
     outputs:
@@ -107,23 +90,22 @@ export async function buildAnchorStage(
         ? {}
         : {
             'anchors.json': `${JSON.stringify(
-              reports.map((r) => r.report),
+              reports.map((r) => ({
+                project: r.report.project,
+                anchors: r.report.anchors,
+                overlaps: r.report.overlaps,
+              })),
               null,
               2,
             )}\n`,
           },
     counts: {
       projects: reports.length,
-      anchors,
-      backends,
-      entries,
-      overlaps: reports.reduce((n, r) => n + r.report.overlaps.length, 0),
+      anchors: sum((r) => r.anchors.length),
+      backends: sum((r) => r.anchors.reduce((m, a) => m + a.backends.length, 0)),
+      entries: sum((r) => r.anchors.reduce((m, a) => m + a.entries.length, 0)),
+      overlaps: sum((r) => r.overlaps.length),
     },
     data: claims,
   };
-}
-
-/** Paths relative to a root, with forward slashes (for diagnostics). */
-function relativePath(root: string, path: string): string {
-  return relative(root, path).split('\\').join('/');
 }

@@ -1,4 +1,6 @@
 // The anchor module's public contract: the network-anchor daemon and the static Compose check.
+// Importing it never loads the Docker client: the static check and the build stage come from
+// ./check.js, and the daemon's I/O (dockerode, nft, HTTP) is imported only when it is run.
 export type { AnchorConfig, DockerEndpoint, LoadedConfig, LogLevel } from './config.js';
 export { loadConfig } from './config.js';
 export type {
@@ -24,10 +26,30 @@ export { conntrackFlushes } from './conntrack-plan.js';
 export type { DaemonDeps, ReconcileOutcome } from './daemon.js';
 export { AnchorDaemon } from './daemon.js';
 export type { RunOptions } from './run.js';
-export { runAnchorDaemon } from './run.js';
-export type { ComposeFile, ComposeIssue, ComposeProject } from './compose/compose-model.js';
-export { loadComposeProject } from './compose/compose-model.js';
-export type { CheckReport, CheckedAnchor, CheckEntry, CheckOverlap } from './compose/check.js';
-export { checkAnchors } from './compose/check.js';
-export type { AnchorStageOptions, AnchorClaims } from './build-stage.js';
-export { buildAnchorStage } from './build-stage.js';
+export { runAnchorDaemon } from './run-lazy.js';
+export type { PortClaim, PortRequest } from './port-claims.js';
+export { claimPorts } from './port-claims.js';
+export type {
+  AnchorClaims,
+  AnchorStageOptions,
+  CheckEntry,
+  CheckOverlap,
+  CheckReport,
+  CheckedAnchor,
+  ComposeCheckOptions,
+  ComposeFileSystem,
+  ComposeLoadOptions,
+  ComposeLoadResult,
+  ComposeProject,
+  ComposeService,
+  Located,
+} from './check.js';
+export {
+  buildAnchorStage,
+  checkAnchors,
+  checkComposeProject,
+  checkReportJson,
+  loadComposeProject,
+  memoryFileSystem,
+  projectSnapshot,
+} from './check.js';

@@ -1,6 +1,6 @@
 /**
  * `labelwise anchor run` (the daemon, configured by ANCHORD_* variables) and
- * `labelwise anchor check COMPOSE_FILE… [--project NAME] [--json]` (the static check).
+ * `labelwise anchor check COMPOSE_FILE… [--project NAME] [--profile P] [--json]` (the static check).
  */
 import { Option } from 'commander';
 import { LabelwiseError } from '../base/errors.js';
@@ -28,8 +28,9 @@ Example:
 `;
 
 const CHECK_HELP = `
-Reads the files as Docker Compose merges them and reports, per anchor, the backends it claims
-and the DNAT entries it would install. Errors (exit 1): invalid selectors or expose labels, two
+Loads the files as Docker Compose does (.env, project name, YAML aliases and merge keys, !reset
+and !override, interpolation, profiles, extends, env_file) and reports, per anchor, the backends
+it claims and the DNAT entries it would install. Errors (exit 1): invalid selectors or expose labels, two
 anchors whose scopes can claim the same container (with a witness label set), two backends of
 one anchor on the same port. Warning: a backend no anchor claims.
 
@@ -58,55 +59,62 @@ async function runDaemon(io: CliIO): Promise<number> {
 
 async function check(
   files: readonly string[],
-  options: { project?: string; json?: boolean },
+  options: { project?: string; profile?: string[]; json?: boolean },
   io: CliIO,
 ): Promise<number> {
-  const { readComposeFiles } = await import('../anchor/adapters/compose-files.js');
-  const { loadComposeProject } = await import('../anchor/compose/compose-model.js');
-  const { checkAnchors } = await import('../anchor/compose/check.js');
-  const input = await readComposeFiles(files, io.cwd);
-  const variables: Record<string, string | undefined> = { ...input.dotEnv };
-  for (const [key, value] of Object.entries(io.env))
-    if (value !== undefined) variables[key] = value;
-  const project = options.project ?? (io.env.COMPOSE_PROJECT_NAME || undefined);
-  if (project !== undefined && !/^[a-z0-9][a-z0-9_-]*$/.test(project)) {
+  // The static check's entry point: it never loads the daemon or the Docker client.
+  const { checkComposeProject, checkReportJson } = await import('../anchor/check.js');
+  const { openCheckInput } = await import('../anchor/io/compose-files.js');
+  const { countDiagnostics, escapeControl, formatDiagnostic } = await import('../base/index.js');
+  const input = openCheckInput(files, io.cwd);
+  for (const [i, file] of input.files.entries()) {
+    if (input.reader.kind(file) === 'file') continue;
+    const named = files[i] ?? file;
+    const why = input.reader.diagnostics.find((d) => d.file === file)?.message;
     throw new LabelwiseError(
-      'ANCHOR_INVALID_PROJECT_NAME',
-      `project name ${JSON.stringify(project)} is invalid`,
-      {},
-      'use lower-case letters, digits, "_" and "-", starting with a letter or digit',
+      'ANCHOR_COMPOSE_UNREADABLE',
+      `cannot read ${escapeControl(JSON.stringify(named), true)}: ${why ?? 'no such file'}`,
+      { file: named },
+      undefined,
+      'unavailable',
     );
   }
-  const loaded = loadComposeProject(input.files, {
-    project,
+  const report = checkComposeProject({
+    files: input.files,
+    fs: input.reader,
     directoryName: input.directoryName,
-    variables,
+    project: options.project,
+    environment: io.env,
+    profiles: options.profile,
   });
-  const report = checkAnchors(loaded.project, loaded.issues);
+  const counts = countDiagnostics(report.diagnostics);
+  const status = counts.errors > 0 ? EXIT.invalid : EXIT.ok;
   if (options.json === true) {
-    printJson(io, report);
-    return report.errors.length > 0 ? EXIT.invalid : EXIT.ok;
+    printJson(io, checkReportJson(report));
+    return status;
   }
-  let out = `project ${paint(io, 'bold', report.project)}: ${report.anchors.length} anchor(s)\n`;
+  // Service names, scopes and labels come from the files: escaped before they reach a terminal.
+  const safe = (text: string): string => escapeControl(text, true);
+  let out = `project ${paint(io, 'bold', safe(report.project))}: ${report.anchors.length} anchor(s)\n`;
   for (const anchor of report.anchors) {
-    out += `\n${paint(io, 'bold', anchor.service)}  scope: ${anchor.scope}\n`;
+    out += `\n${paint(io, 'bold', safe(anchor.service))}  scope: ${safe(anchor.scope)}\n`;
     if (anchor.entries.length === 0) {
       out += '  claims no backend in these files\n';
       continue;
     }
     const rows = [['FAMILY', 'PROTO', 'PORT', 'BACKEND', 'BACKEND PORT']];
     for (const e of anchor.entries)
-      rows.push([e.family, e.proto, String(e.port), e.backend, String(e.backendPort)]);
+      rows.push([e.family, e.proto, String(e.port), safe(e.backend), String(e.backendPort)]);
     out += `${renderTable(rows).trimEnd().replace(/^/gm, '  ')}\n`;
   }
-  const line = (issue: (typeof report.errors)[number], colour: 'red' | 'yellow'): string =>
-    `${issue.file}${issue.line !== undefined ? `:${issue.line}` : ''}: ${paint(io, colour, issue.code)}: ${issue.message}\n`;
-  if (report.errors.length + report.warnings.length > 0) out += '\n';
-  for (const issue of report.errors) out += line(issue, 'red');
-  for (const issue of report.warnings) out += line(issue, 'yellow');
-  out += `\n${report.errors.length} error(s), ${report.warnings.length} warning(s)\n`;
+  if (report.diagnostics.length > 0) out += '\n';
+  for (const d of report.diagnostics) {
+    const text = formatDiagnostic(d);
+    out += `${paint(io, d.severity === 'error' ? 'red' : 'yellow', text.split('\n')[0] as string)}${text.includes('\n') ? text.slice(text.indexOf('\n')) : ''}\n`;
+  }
+  out += `\n${counts.errors} error(s), ${counts.warnings} warning(s)\n`;
   io.stdout(out);
-  return report.errors.length > 0 ? EXIT.invalid : EXIT.ok;
+  return status;
 }
 
 /** `labelwise anchor …`. */
@@ -146,14 +154,21 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       .argument('<compose-file...>', 'Compose files, merged in order like docker compose -f')
       .option(
         '--project <name>',
-        'project name (default: name: in the files, else the directory name)',
+        'project name (default: COMPOSE_PROJECT_NAME, else name: in the files, else the directory name)',
+      )
+      .option(
+        '--profile <name>',
+        'enable a Compose profile (repeatable; default: COMPOSE_PROFILES)',
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       )
       .option('--json', 'print the report as JSON')
       .addHelpText('after', CHECK_HELP),
     io,
   );
-  checker.action(async (files: string[], options: { project?: string; json?: boolean }) => {
-    exit.code = await check(files, options, io);
-  });
+  checker.action(
+    async (files: string[], options: { project?: string; profile?: string[]; json?: boolean }) => {
+      exit.code = await check(files, options, io);
+    },
+  );
   return runProgram(program, args, exit);
 }

@@ -3,25 +3,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  buildAnchorStage,
-  checkAnchors,
-  loadComposeProject,
-  matchesWitness,
-} from './compose-helpers.js';
+import { buildAnchorStage, checkFiles, matchesWitness } from './compose-helpers.js';
 import { run } from '../../src/cli/anchor.js';
 import { memoryIO } from '../../src/cli/io.js';
 
 function check(
   files: Record<string, string>,
   project?: string,
-  variables: Record<string, string> = {},
+  environment: Record<string, string> = {},
 ) {
-  const loaded = loadComposeProject(
-    Object.entries(files).map(([path, text]) => ({ path, text })),
-    { directoryName: 'My Stack', project, variables },
-  );
-  return checkAnchors(loaded.project, loaded.issues);
+  return checkFiles(files, { project, environment });
 }
 
 const TWO_ANCHORS = `
@@ -219,14 +210,16 @@ test('CLI: anchor check --json on the homelab example exits 0 with no errors', a
   const report = JSON.parse(io.out) as {
     project: string;
     anchors: { service: string }[];
-    errors: unknown[];
+    diagnostics: unknown[];
+    errors: number;
+    warnings: number;
   };
   assert.equal(report.project, 'ix-authentik');
   assert.deepEqual(
     report.anchors.map((a) => a.service),
     ['anchord-authentik', 'anchord-frigate', 'anchord-ldap'],
   );
-  assert.deepEqual(report.errors, []);
+  assert.deepEqual([report.diagnostics, report.errors, report.warnings], [[], 0, 0]);
 });
 
 test('CLI: overlap exits 1 with a located text error; unreadable file exits 3', async () => {
@@ -240,7 +233,7 @@ test('CLI: overlap exits 1 with a located text error; unreadable file exits 3', 
     assert.equal(await run(['check', 'compose.yaml'], io), 1);
     assert.match(
       io.out,
-      /compose\.yaml:3: ANCHOR_SCOPE_OVERLAP: .*com\.docker\.compose\.project=p/,
+      /compose\.yaml:3:\d+: error ANCHOR_SCOPE_OVERLAP \[service b\]: .*com\.docker\.compose\.project=p/,
     );
     const { run: main } = await import('../../src/cli/main.js');
     const io2 = memoryIO({ cwd: dir });
@@ -298,21 +291,21 @@ test('build stage: errors become diagnostics with repository-relative files', as
   }
 });
 
-test('extends and include are reported as not followed (warnings), never silently ignored', () => {
+test('include is reported as not followed; extends of a missing file is a read error', () => {
   const report = check({
     'compose.yaml':
       'include: [other.yaml]\nservices:\n  web:\n    extends: { file: base.yaml, service: web }\n',
   });
   assert.deepEqual(
-    report.warnings.map((w) => [w.code, w.line]),
+    report.diagnostics.map((w) => [w.severity, w.code, w.file, w.line]),
     [
-      ['ANCHOR_COMPOSE_UNSUPPORTED', 1],
-      ['ANCHOR_COMPOSE_UNSUPPORTED', 4],
+      ['error', 'READ_UNREADABLE', 'base.yaml', undefined],
+      ['warning', 'ANCHOR_COMPOSE_UNSUPPORTED', 'compose.yaml', 1],
     ],
   );
 });
 
-test('merge-key bombs finish quickly (each mapping merges once)', () => {
+test('merge-key bombs finish quickly with a located error (expansion is bounded)', () => {
   const levels = ['l0: &l0 { x: "1" }'];
   for (let i = 1; i < 30; i++)
     levels.push(
@@ -320,6 +313,9 @@ test('merge-key bombs finish quickly (each mapping merges once)', () => {
     );
   const text = `${levels.join('\n')}\nservices:\n  web:\n    labels:\n      <<: *l29\n      anchord.expose: tcp/80\n`;
   const report = check({ 'compose.yaml': text });
-  assert.deepEqual(report.errors, []);
-  assert.equal(report.warnings[0]?.code, 'ANCHOR_UNCLAIMED_BACKEND');
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.file]),
+    [['ANCHOR_COMPOSE_YAML', 'compose.yaml']],
+  );
+  assert.match(report.errors[0]?.message ?? '', /billion laughs/);
 });

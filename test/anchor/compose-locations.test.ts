@@ -6,16 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkAnchors, loadComposeProject, matchesWitness } from './compose-helpers.js';
+import { checkFiles, matchesWitness } from './compose-helpers.js';
 import { run } from '../../src/cli/anchor.js';
 import { memoryIO } from '../../src/cli/io.js';
 
-function check(files: Record<string, string>, variables: Record<string, string> = {}) {
-  const loaded = loadComposeProject(
-    Object.entries(files).map(([path, text]) => ({ path, text })),
-    { directoryName: 'stack', variables },
-  );
-  return checkAnchors(loaded.project, loaded.issues);
+function check(files: Record<string, string>, environment: Record<string, string> = {}) {
+  return checkFiles(files, { environment, directoryName: 'stack' });
 }
 
 const BASE = `name: ix
@@ -52,7 +48,7 @@ const OVERRIDE = `services:
       ANCHORD_POLL_INTERVAL: soon
 `;
 
-test('CLI text: every error kind is printed as file:line: CODE, in the file that holds it', async () => {
+test('CLI text: every error kind is printed as file:line:column: severity CODE [object], in the file that holds it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-check-lines-'));
   try {
     writeFileSync(join(dir, 'compose.yaml'), BASE);
@@ -61,7 +57,7 @@ test('CLI text: every error kind is printed as file:line: CODE, in the file that
     assert.equal(await run(['check', 'compose.yaml', 'compose.override.yaml'], io), 1, io.err);
     const located = io.out
       .split('\n')
-      .map((line) => /^(\S+:\d+): ([A-Z0-9_]+): (.*)$/.exec(line))
+      .map((line) => /^(\S+:\d+):\d+: error ([A-Z0-9_]+)(?: \[[^\]]*\])?: (.*)$/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null);
     assert.deepEqual(
       located.map((m) => `${m[1]} ${m[2]}`),
@@ -103,10 +99,18 @@ test('CLI text: every error kind is printed as file:line: CODE, in the file that
 
     const json = memoryIO({ cwd: dir });
     assert.equal(await run(['check', 'compose.yaml', 'compose.override.yaml', '--json'], json), 1);
-    const report = JSON.parse(json.out) as { errors: { file: string; line?: number }[] };
-    assert.equal(report.errors.length, 7);
-    for (const error of report.errors)
+    const report = JSON.parse(json.out) as {
+      diagnostics: { file: string; line?: number; column?: number }[];
+      errors: number;
+      warnings: number;
+    };
+    assert.equal(report.errors, 7);
+    assert.equal(report.warnings, 0);
+    assert.equal(report.diagnostics.length, 7);
+    for (const error of report.diagnostics) {
       assert.equal(typeof error.line, 'number', JSON.stringify(error));
+      assert.equal(typeof error.column, 'number', JSON.stringify(error));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -233,24 +237,48 @@ test('a scope that pins anchord.expose to a value no backend can have overlaps n
   assert.ok(matchesWitness('anchord.expose=tcp/443', report.overlaps[0]?.witness ?? {}));
 });
 
-test('env_file is reported as not followed (a warning at its line), never silently ignored', () => {
+test("env_file is followed: the anchor's scope comes from its env file, located there", () => {
   const report = check({
     'compose.yaml': `services:
   anchor:
     command: network-anchor
     env_file: [anchor.env]
+  web:
+    labels: { role: x, anchord.expose: tcp/80 }
 `,
+    'anchor.env': '# the scope\nANCHORD_LABEL_SELECTOR=role\n',
+  });
+  // The bad selector is reported in the env file, at its line.
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.service, e.file, e.line]),
+    [['SELECTOR_EQUALITY_MISSING_EQUALS', 'anchor', 'anchor.env', 2]],
+  );
+  const fixed = check({
+    'compose.yaml': `services:
+  anchor:
+    command: network-anchor
+    env_file: [anchor.env]
+  web:
+    labels: { role: x, anchord.expose: tcp/80 }
+`,
+    'anchor.env': 'ANCHORD_LABEL_SELECTOR=role=x\n',
+  });
+  assert.deepEqual(fixed.errors, []);
+  assert.deepEqual(fixed.anchors[0]?.backends, ['web']);
+});
+
+test('a missing env_file is an error unless required: false', () => {
+  const missing = check({
+    'compose.yaml': 'services:\n  a:\n    env_file: [nope.env]\n',
   });
   assert.deepEqual(
-    report.warnings.map((w) => [w.code, w.service, w.line]),
-    [['ANCHOR_COMPOSE_UNSUPPORTED', 'anchor', 4]],
+    missing.errors.map((e) => [e.code, e.file]),
+    [['READ_UNREADABLE', 'nope.env']],
   );
-  assert.match(report.warnings[0]?.message ?? '', /"env_file" is not followed/);
-  // The anchor's missing scope is still an error: the warning says why it may be wrong.
-  assert.deepEqual(
-    report.errors.map((e) => [e.code, e.service]),
-    [['ANCHOR_INVALID_CONFIG', 'anchor']],
-  );
+  const optional = check({
+    'compose.yaml': 'services:\n  a:\n    env_file: [{ path: nope.env, required: false }]\n',
+  });
+  assert.deepEqual(optional.errors, []);
 });
 
 test('an unclaimed backend says when an anchor with an invalid scope may be the cause', () => {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkAnchors, loadComposeProject } from './compose-helpers.js';
+import { checkFiles } from './compose-helpers.js';
 import { parseExpose } from '../../src/anchor/index.js';
 import { labelsFrom, matches, parseEqualityList } from '../../src/selector/index.js';
 import type { Labels, Selector } from '../../src/selector/index.js';
@@ -84,10 +84,7 @@ function composeText(specs: readonly AnchorSpec[]): string {
 test('property: check reports an overlap exactly when a brute-force search finds a container both anchors claim', () => {
   fc.assert(
     fc.property(fc.array(anchorSpec, { minLength: 2, maxLength: 4 }), (specs) => {
-      const loaded = loadComposeProject([{ path: 'compose.yaml', text: composeText(specs) }], {
-        directoryName: 'p',
-      });
-      const report = checkAnchors(loaded.project, loaded.issues);
+      const report = checkFiles({ 'compose.yaml': composeText(specs) }, { directoryName: 'p' });
       const scopes = specs.map(scopeOf);
       const claims = (i: number, labels: Labels): boolean =>
         matches(scopes[i] as Selector, labels) && isBackend(labels);

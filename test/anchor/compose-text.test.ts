@@ -1,11 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  interpolate,
-  normalizeProjectName,
-  parseDotEnv,
-  splitCommand,
-} from '../../src/anchor/compose/compose-text.js';
+import { normalizeProjectName, splitCommand } from '../../src/anchor/compose/compose-text.js';
+import { interpolate, lookupIn } from '../../src/anchor/compose/interpolate.js';
+import { parseDotEnv } from '../../src/anchor/compose/dotenv.js';
 
 const vars = { SET: 'x', EMPTY: '' };
 const rows: { name: string; input: string; want: string; problems?: string[] }[] = [
@@ -21,7 +18,7 @@ const rows: { name: string; input: string; want: string; problems?: string[] }[]
 ];
 for (const row of rows) {
   test(`interpolate: ${row.name}`, () => {
-    const result = interpolate(row.input, vars);
+    const result = interpolate(row.input, lookupIn(vars));
     assert.equal(result.text, row.want);
     assert.deepEqual(
       result.problems.map((p) => p.severity),
@@ -40,20 +37,28 @@ test('splitCommand handles quotes and whitespace', () => {
   ]);
 });
 
-test('parseDotEnv: comments, export, quotes; prototype-free', () => {
+test('parseDotEnv: comments, export, quotes; __proto__ is an ordinary key; a bad line is an error', () => {
   const env = parseDotEnv(
     '# c\nexport A=1\nB="two words"\nC=3 # trailing\n__proto__=x\nbad line\n',
   );
-  assert.deepEqual(Object.entries(env), [
-    ['A', '1'],
-    ['B', 'two words'],
-    ['C', '3'],
-    ['__proto__', 'x'],
-  ]);
-  assert.equal(Object.getPrototypeOf(env), null);
+  assert.deepEqual(
+    [...env.values],
+    [
+      ['A', '1'],
+      ['B', 'two words'],
+      ['C', '3'],
+      ['__proto__', 'x'],
+    ],
+  );
+  assert.deepEqual(
+    env.problems.map((p) => [p.severity, p.line]),
+    [['error', 6]],
+  );
 });
 
 test('normalizeProjectName follows Compose', () => {
   assert.equal(normalizeProjectName('My Stack.v2'), 'mystackv2');
   assert.equal(normalizeProjectName('_x-Y'), 'x-y');
+  // compose-go keeps a leading digit and drops only leading "_" and "-".
+  assert.equal(normalizeProjectName('-_42app'), '42app');
 });

@@ -2,9 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LabelwiseError } from '../../src/base/errors.js';
-import { checkAnchors, loadComposeProject, loadConfig } from '../../src/anchor/index.js';
+import { loadConfig } from '../../src/anchor/index.js';
 import { parseDuration } from '../../src/anchor/duration.js';
-import { interpolate } from '../../src/anchor/compose/compose-text.js';
 
 const VARIABLES = [
   'ANCHORD_LABEL_SELECTOR',
@@ -67,56 +66,5 @@ test('property: parseDuration never throws and gives positive finite millisecond
       },
     ),
     { numRuns: 3000 },
-  );
-});
-
-test('property: interpolation never throws', () => {
-  fc.assert(
-    fc.property(
-      fc.string({ maxLength: 60 }),
-      fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })),
-      (text, vars) => {
-        assert.equal(typeof interpolate(text, vars).text, 'string');
-      },
-    ),
-    { numRuns: 3000 },
-  );
-});
-
-const yamlish = fc
-  .array(
-    fc.oneof(
-      fc.constantFrom(
-        'services:',
-        '  a:',
-        '  b:',
-        '    environment:',
-        '    labels:',
-        '      - X=1',
-        '      ANCHORD_LABEL_SELECTOR: r=1',
-        '      anchord.expose: tcp/80',
-        '    command: network-anchor',
-        '<<: *x',
-        'x: &x {}',
-        'name: p',
-        '  - [',
-        '{',
-        ': :',
-      ),
-      fc.string({ maxLength: 20 }),
-    ),
-    { maxLength: 12 },
-  )
-  .map((lines) => lines.join('\n'));
-
-test('property: the compose check never throws on arbitrary files', () => {
-  fc.assert(
-    fc.property(yamlish, (text) => {
-      const loaded = loadComposeProject([{ path: 'compose.yaml', text }], { directoryName: 'p' });
-      const report = checkAnchors(loaded.project, loaded.issues);
-      for (const issue of [...report.errors, ...report.warnings])
-        assert.equal(issue.file, 'compose.yaml');
-    }),
-    { numRuns: 1500 },
   );
 });

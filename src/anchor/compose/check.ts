@@ -9,6 +9,8 @@
  * that label set as the witness.
  */
 import { LabelwiseError } from '../../base/errors.js';
+import { sortDiagnostics } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
 import {
   compareStrings,
   compile,
@@ -21,7 +23,8 @@ import type { Labels, Selector } from '../../selector/index.js';
 import { COMPOSE_PROJECT_LABEL, loadConfig, resolveScope } from '../config.js';
 import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from '../expose.js';
 import type { ExposeEntry, Family, Proto } from '../model.js';
-import type { ComposeIssue, ComposeProject, ComposeService } from './compose-model.js';
+import { claimPorts } from '../port-claims.js';
+import type { ComposeProject, ComposeService } from './compose-model.js';
 
 export const COMPOSE_SERVICE_LABEL = 'com.docker.compose.service';
 
@@ -52,8 +55,8 @@ export interface CheckReport {
   readonly project: string;
   readonly anchors: readonly CheckedAnchor[];
   readonly overlaps: readonly CheckOverlap[];
-  readonly errors: readonly ComposeIssue[];
-  readonly warnings: readonly ComposeIssue[];
+  /** Every problem of the load and the check, in the one order (base `sortDiagnostics`). */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 interface Backend {
@@ -85,23 +88,24 @@ function isAnchor(service: ComposeService): boolean {
 }
 
 /**
- * Checks a loaded project. `loadIssues` (from {@link loadComposeProject}) are carried into the
- * report. Deterministic: anchors, backends, entries, overlaps and issues are sorted.
+ * Checks a loaded project. `loadDiagnostics` (from {@link loadComposeProject}) are carried into
+ * the report. Deterministic: anchors, backends, entries, overlaps and diagnostics are sorted.
  */
 export function checkAnchors(
   project: ComposeProject,
-  loadIssues: readonly ComposeIssue[] = [],
+  loadDiagnostics: readonly Diagnostic[] = [],
 ): CheckReport {
-  const issues: ComposeIssue[] = [...loadIssues];
+  const issues: Diagnostic[] = [...loadDiagnostics];
   const at = (
     service: ComposeService,
     key?: string,
     where: 'labels' | 'environment' = 'labels',
-  ): { file: string; line: number } => {
+  ): { file: string; line: number; column: number; object: string } => {
     const located = key === undefined ? undefined : service[where].get(key);
+    const object = `service ${service.name}`;
     return located !== undefined
-      ? { file: located.file, line: located.line }
-      : { file: service.file, line: service.line };
+      ? { file: located.file, line: located.line, column: located.column, object }
+      : { file: service.file, line: service.line, column: service.column, object };
   };
 
   const backends: Backend[] = [];
@@ -123,7 +127,6 @@ export function checkAnchors(
         severity: 'error',
         code: error.code,
         message: `${label}: ${error.message}`,
-        service: service.name,
         ...at(service, label),
       });
     }
@@ -138,13 +141,13 @@ export function checkAnchors(
   const anchors: Anchor[] = [];
   /** Anchors whose scope is invalid: they claim nothing until it is fixed. */
   const unscoped: string[] = [];
-  const configIssue = (service: ComposeService, error: LabelwiseError): ComposeIssue => {
+  const configIssue = (service: ComposeService, error: LabelwiseError): Diagnostic => {
     const key = error.source.env;
     return {
       severity: 'error',
       code: error.code,
       message: `${key !== undefined ? `${key}: ` : ''}${error.message}`,
-      service: service.name,
+      ...(error.hint !== undefined ? { hint: error.hint } : {}),
       ...at(service, key, 'environment'),
     };
   };
@@ -183,39 +186,44 @@ export function checkAnchors(
   for (const anchor of anchors) {
     const inScope = compile(anchor.scope);
     const mine = backends.filter((b) => inScope(b.labels));
-    const entries: CheckEntry[] = [];
-    const seen = new Map<string, Backend>();
+    interface Request extends CheckEntry {
+      readonly from: Backend;
+    }
+    const requests: Request[] = [];
     for (const backend of mine) {
       claimedBy.set(backend.service.name, [
         ...(claimedBy.get(backend.service.name) ?? []),
         anchor.service.name,
       ]);
-      for (const family of backend.v6 ? (['ipv4', 'ipv6'] as const) : (['ipv4'] as const)) {
-        for (const item of backend.expose) {
-          const key = `${family}/${item.proto}/${item.port}`;
-          const other = seen.get(key);
-          if (other !== undefined) {
-            if (family === 'ipv4') {
-              const otherAt = at(other.service, EXPOSE_LABEL);
-              issues.push({
-                severity: 'error',
-                code: 'ANCHOR_PORT_CONFLICT',
-                message: `backends ${JSON.stringify(other.service.name)} (${otherAt.file}:${otherAt.line}) and ${JSON.stringify(backend.service.name)} of anchor ${JSON.stringify(anchor.service.name)} both expose ${item.proto}/${item.port}`,
-                service: backend.service.name,
-                ...at(backend.service, EXPOSE_LABEL),
-              });
-            }
-            continue;
-          }
-          seen.set(key, backend);
-          entries.push({
+      for (const family of backend.v6 ? (['ipv4', 'ipv6'] as const) : (['ipv4'] as const))
+        for (const item of backend.expose)
+          requests.push({
             family,
             proto: item.proto,
             port: item.port,
             backend: backend.service.name,
             backendPort: item.backendPort,
+            from: backend,
           });
-        }
+    }
+    // The daemon's rule (first in order wins); backends are in service-name order here.
+    const entries: CheckEntry[] = [];
+    const reported = new Set<string>();
+    for (const claim of claimPorts(requests)) {
+      const { from: _from, ...entry } = claim.winner;
+      entries.push(entry);
+      for (const loser of claim.losers) {
+        // One error per backend pair and port, not one per address family.
+        const key = `${loser.backend}\u0000${claim.winner.backend}\u0000${loser.proto}/${loser.port}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const otherAt = at(claim.winner.from.service, EXPOSE_LABEL);
+        issues.push({
+          severity: 'error',
+          code: 'ANCHOR_PORT_CONFLICT',
+          message: `backends ${JSON.stringify(claim.winner.backend)} (${otherAt.file}:${otherAt.line}) and ${JSON.stringify(loser.backend)} of anchor ${JSON.stringify(anchor.service.name)} both expose ${loser.proto}/${loser.port}`,
+          ...at(loser.from.service, EXPOSE_LABEL),
+        });
       }
     }
     entries.sort((a, b) =>
@@ -270,7 +278,7 @@ export function checkAnchors(
           `anchors ${JSON.stringify(a.service.name)} (${formatSelector(a.scope)}, ${aAt.file}:${aAt.line}) and ${JSON.stringify(b.service.name)} (${formatSelector(b.scope)}) can claim the same container: ` +
           `a container labelled ${shown} would be claimed by both` +
           (sharing.length > 0 ? `; already claimed by both: ${sharing.join(', ')}` : ''),
-        service: b.service.name,
+        witness,
         ...at(b.service, b.variable, 'environment'),
       });
     }
@@ -287,21 +295,14 @@ export function checkAnchors(
         (unscoped.length > 0
           ? ` (${unscoped.map((n) => JSON.stringify(n)).join(', ')} ${unscoped.length === 1 ? 'has' : 'have'} an invalid scope and claim${unscoped.length === 1 ? 's' : ''} nothing)`
           : ''),
-      service: backend.service.name,
       ...at(backend.service, EXPOSE_LABEL),
     });
   }
 
-  const order = (x: ComposeIssue, y: ComposeIssue): number =>
-    compareStrings(x.file, y.file) ||
-    (x.line ?? 0) - (y.line ?? 0) ||
-    compareStrings(x.code, y.code) ||
-    compareStrings(x.message, y.message);
   return {
     project: project.name,
     anchors: checked.sort((x, y) => compareStrings(x.service, y.service)),
     overlaps,
-    errors: issues.filter((x) => x.severity === 'error').sort(order),
-    warnings: issues.filter((x) => x.severity === 'warning').sort(order),
+    diagnostics: sortDiagnostics(issues),
   };
 }

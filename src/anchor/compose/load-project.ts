@@ -1,0 +1,469 @@
+/**
+ * Loads a Compose project the way the Compose specification and compose-go load it, for the
+ * fields the anchor check needs. Pure over a {@link ComposeFileSystem} (the shared repository
+ * reader, or files in memory). The order of the steps is Compose's:
+ *
+ * 1. `.env` in the project directory (the first file's), read with the shell environment for
+ *    its own interpolation; the shell wins over it.
+ * 2. The project name: `--project`, else `COMPOSE_PROJECT_NAME` (shell or `.env`), both refused
+ *    when invalid; else the last `name:` (interpolated, normalised); else the directory name
+ *    (normalised). `COMPOSE_PROJECT_NAME` is then set to it for interpolation.
+ * 3. Per file, in order (and per document): YAML aliases and merge keys expanded, `!reset`
+ *    values dropped, every string interpolated, typed fields cast (`enable_ipv6: "true"`),
+ *    `extends:` followed (same file or another file), then merged over the files before it
+ *    (after dropping what `!reset`/`!override` name).
+ * 4. Profiles (`--profile`, else `COMPOSE_PROFILES`): services with profiles none of which is
+ *    active are left out.
+ * 5. Per service, `env_file:` files (relative to the project directory) under `environment:`.
+ */
+import { posix } from 'node:path';
+import { compareText, parseYamlDocuments } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
+import { applyResets, mergeNodes, takeResets } from './compose-merge.js';
+import type { MergeProblem, TreePath } from './compose-merge.js';
+import type { ComposeProject, ComposeService, Located, Report } from './compose-model.js';
+import { serviceModel } from './compose-model.js';
+import { isValidProjectName, normalizeProjectName } from './compose-text.js';
+import { buildTree, scalarString } from './compose-tree.js';
+import type { MapNode, TreeNode, Where } from './compose-tree.js';
+import { parseDotEnv } from './dotenv.js';
+import { interpolate } from './interpolate.js';
+import type { Lookup } from './interpolate.js';
+import { followExtends } from './extends.js';
+
+/** What the loader reads files through: the shared `RepoReader` fits it. */
+export interface ComposeFileSystem {
+  /** The text of a repository-relative file, or undefined (the reason is in `diagnostics`). */
+  readText(path: string): string | undefined;
+  /** Whether something is at the path. */
+  exists(path: string): boolean;
+  /** Problems met while reading (a link out of the repository, a missing file, …). */
+  readonly diagnostics: Diagnostic[];
+}
+
+export interface ComposeLoadOptions {
+  /** Compose files, repository-relative, merged in order (`-f a -f b`). */
+  readonly files: readonly string[];
+  readonly fs: ComposeFileSystem;
+  /** The project directory's own name, the last fallback for the project name. */
+  readonly directoryName: string;
+  /** `--project`. Default: none. */
+  readonly project?: string | undefined;
+  /** The shell environment; wins over `.env`. Default: none (only `.env`). */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** `--profile`. Default: `COMPOSE_PROFILES`, else none. */
+  readonly profiles?: readonly string[] | undefined;
+}
+
+export interface ComposeLoadResult {
+  readonly project: ComposeProject;
+  /** Every problem, from the files, the variables and the reader. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** A parsed and prepared file (or one document of it). */
+export interface PreparedTree {
+  readonly file: string;
+  readonly tree: MapNode;
+  readonly resets: TreePath[];
+}
+
+/** The booleans compose-go casts after interpolation (`interpolateTypeCastMapping`). */
+const NETWORK_BOOLEANS = new Set([
+  'external',
+  'internal',
+  'attachable',
+  'enable_ipv4',
+  'enable_ipv6',
+]);
+
+export interface LoadContext {
+  readonly fs: ComposeFileSystem;
+  readonly lookup: Lookup;
+  readonly report: Report;
+  readonly projectDir: string;
+  /** Files read for `extends: {file}`, by path. */
+  readonly others: Map<string, PreparedTree[] | undefined>;
+}
+
+/** Parses one file into prepared trees (one per document), or [] when it cannot be read. */
+export function readTrees(path: string, context: Omit<LoadContext, 'others'>): PreparedTree[] {
+  const text = context.fs.readText(path);
+  if (text === undefined) return [];
+  const parsed = parseYamlDocuments(text, {
+    file: path,
+    code: 'ANCHOR_COMPOSE_YAML',
+    // Merge keys are resolved on the tree below, where a bad source is a located error.
+    merge: false,
+    maxAliasCount: 10_000,
+  });
+  const out: PreparedTree[] = [];
+  for (const d of parsed.diagnostics)
+    context.report('error', d.code, d.message, {
+      file: path,
+      line: d.line ?? 1,
+      column: d.column ?? 1,
+    });
+  const lines = lineStarts(text);
+  for (const doc of parsed.documents) {
+    const built = buildTree(doc.ast, path, (offset) => positionOf(lines, offset));
+    for (const p of built.problems)
+      context.report('error', 'ANCHOR_COMPOSE_YAML', p.message, p.where);
+    if (built.tree === undefined) continue;
+    if (built.tree.kind !== 'map') {
+      context.report(
+        'error',
+        'ANCHOR_COMPOSE_SHAPE',
+        'a Compose file must be a mapping',
+        built.tree.where,
+      );
+      continue;
+    }
+    const resets = takeResets(built.tree);
+    out.push({ file: path, tree: built.tree, resets });
+  }
+  return out;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function positionOf(starts: readonly number[], offset: number): { line: number; column: number } {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
+}
+
+/** Interpolates every string value of the tree in place, and casts the typed fields. */
+export function interpolateTree(
+  tree: TreeNode,
+  context: Pick<LoadContext, 'lookup' | 'report'>,
+): void {
+  const warned = new Set<string>();
+  const walk = (node: TreeNode, path: string[]): void => {
+    if (node.kind === 'map') {
+      for (const [key, entry] of node.entries) walk(entry.value, [...path, key]);
+      return;
+    }
+    if (node.kind === 'seq') {
+      for (const item of node.items) walk(item, path);
+      return;
+    }
+    if (typeof node.value !== 'string') return;
+    const result = interpolate(node.value, context.lookup);
+    for (const p of result.problems) {
+      if (p.kind === 'unset') {
+        if (warned.has(p.message)) continue;
+        warned.add(p.message);
+      }
+      context.report(p.severity, 'ANCHOR_COMPOSE_VARIABLE', p.message, node.where, serviceOf(path));
+    }
+    node.value = result.text;
+    if (path.length === 3 && path[0] === 'networks' && NETWORK_BOOLEANS.has(path[2] as string)) {
+      const cast = toBoolean(node.value);
+      if (cast === undefined)
+        context.report(
+          'error',
+          'ANCHOR_COMPOSE_SHAPE',
+          `networks.${path[1]}.${path[2]} must be a boolean, not ${JSON.stringify(node.value)}`,
+          node.where,
+        );
+      else node.value = cast;
+    }
+  };
+  walk(tree, []);
+}
+
+function serviceOf(path: readonly string[]): string | undefined {
+  return path[0] === 'services' ? path[1] : undefined;
+}
+
+/** compose-go's `toBoolean` (YAML 1.1 words accepted). */
+function toBoolean(text: string): boolean | undefined {
+  const lower = text.toLowerCase();
+  if (['true', 'y', 'yes', 'on'].includes(lower)) return true;
+  if (['false', 'n', 'no', 'off'].includes(lower)) return false;
+  return undefined;
+}
+
+/** Loads and merges the project. Never throws for bad input. */
+export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResult {
+  const { fs } = options;
+  const before = fs.diagnostics.length;
+  const diagnostics: Diagnostic[] = [];
+  const report: Report = (severity, code, message, where, service) => {
+    diagnostics.push({
+      severity,
+      code,
+      message,
+      file: where.file,
+      line: where.line,
+      column: where.column,
+      ...(service !== undefined ? { object: `service ${service}` } : {}),
+    });
+  };
+  const first = options.files[0] ?? 'compose.yaml';
+  const projectDir = posix.dirname(first);
+  const shell = options.environment ?? {};
+  const shellLookup: Lookup = (name) =>
+    Object.prototype.hasOwnProperty.call(shell, name) && typeof shell[name] === 'string'
+      ? shell[name]
+      : undefined;
+
+  // 1. `.env`, under the shell.
+  const variables = new Map<string, string>();
+  const dotEnvLines = new Map<string, number>();
+  const dotEnvPath = posix.join(projectDir, '.env');
+  if (fs.exists(dotEnvPath)) {
+    const text = fs.readText(dotEnvPath);
+    if (text !== undefined) {
+      const parsed = parseDotEnv(text, shellLookup);
+      for (const p of parsed.problems)
+        report(p.severity, 'ANCHOR_COMPOSE_ENV_FILE', p.message, {
+          file: dotEnvPath,
+          line: p.line,
+          column: 1,
+        });
+      for (const [k, v] of parsed.values) variables.set(k, v);
+      for (const [k, line] of keyLines(text)) dotEnvLines.set(k, line);
+    }
+  }
+  for (const key of Object.keys(shell)) {
+    const value = shellLookup(key);
+    if (value !== undefined) variables.set(key, value);
+  }
+  const lookup: Lookup = (name) => variables.get(name);
+  const base = { fs, lookup, report, projectDir };
+
+  // Read every file first: the project name may come from any of them.
+  const trees = options.files.flatMap((file) => readTrees(file, base));
+
+  // 2. The project name.
+  const name = projectName(options, trees, variables, dotEnvLines, dotEnvPath, report);
+  variables.set('COMPOSE_PROJECT_NAME', name);
+
+  // 3. Interpolate, extend and merge, file by file.
+  const context: LoadContext = { ...base, others: new Map() };
+  const problems: MergeProblem[] = [];
+  let merged: TreeNode = {
+    kind: 'map',
+    where: { file: first, line: 1, column: 1 },
+    entries: new Map(),
+  };
+  for (const prepared of trees) {
+    interpolateTree(prepared.tree, context);
+    followExtends(prepared, context);
+    applyResets(merged, prepared.resets);
+    merged = mergeNodes(merged, prepared.tree, [], problems);
+    if (prepared.tree.entries.has('include'))
+      report(
+        'warning',
+        'ANCHOR_COMPOSE_UNSUPPORTED',
+        '"include" is not followed by the anchor check; pass the included files too',
+        (prepared.tree.entries.get('include') as { key: Where }).key,
+      );
+  }
+  for (const p of problems) report('error', 'ANCHOR_COMPOSE_SHAPE', p.message, p.where);
+
+  // 4. Profiles, 5. env files, and the model.
+  const project = projectModel(name, merged as MapNode, options, context);
+  diagnostics.push(...fs.diagnostics.slice(before));
+  return { project, diagnostics };
+}
+
+/** Line of each key in a dotenv text (for pointing at `COMPOSE_PROJECT_NAME`). */
+function keyLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  text.split('\n').forEach((line, i) => {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]/.exec(line);
+    if (match !== null) out.set(match[1] as string, i + 1);
+  });
+  return out;
+}
+
+function projectName(
+  options: ComposeLoadOptions,
+  trees: readonly PreparedTree[],
+  variables: ReadonlyMap<string, string>,
+  dotEnvLines: ReadonlyMap<string, number>,
+  dotEnvPath: string,
+  report: Report,
+): string {
+  const first = options.files[0] ?? 'compose.yaml';
+  const refuse = (value: string, source: string, where: Where): string => {
+    report(
+      'error',
+      'ANCHOR_INVALID_PROJECT_NAME',
+      `invalid project name ${JSON.stringify(value)} (from ${source}): use lower-case letters, digits, "_" and "-", starting with a letter or digit`,
+      where,
+    );
+    return normalizeProjectName(value) || 'default';
+  };
+  if (options.project !== undefined) {
+    return isValidProjectName(options.project)
+      ? options.project
+      : refuse(options.project, '--project', { file: first, line: 1, column: 1 });
+  }
+  const fromEnv = variables.get('COMPOSE_PROJECT_NAME');
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (isValidProjectName(fromEnv)) return fromEnv;
+    const line = dotEnvLines.get('COMPOSE_PROJECT_NAME');
+    const fromShell = options.environment?.COMPOSE_PROJECT_NAME === fromEnv;
+    return refuse(
+      fromEnv,
+      'COMPOSE_PROJECT_NAME',
+      fromShell || line === undefined
+        ? { file: first, line: 1, column: 1 }
+        : { file: dotEnvPath, line, column: 1 },
+    );
+  }
+  let declared: { text: string; where: Where } | undefined;
+  for (const { tree } of trees) {
+    const node = tree.entries.get('name')?.value;
+    const text = scalarString(node);
+    if (node !== undefined && text !== undefined && text !== '')
+      declared = { text, where: node.where };
+  }
+  if (declared !== undefined) {
+    const result = interpolate(declared.text, (n) => variables.get(n));
+    for (const p of result.problems)
+      report(p.severity, 'ANCHOR_COMPOSE_VARIABLE', p.message, declared.where);
+    const normal = normalizeProjectName(result.text);
+    if (normal !== '') return normal;
+  }
+  const fromDirectory = normalizeProjectName(options.directoryName);
+  if (fromDirectory !== '') return fromDirectory;
+  report(
+    'error',
+    'ANCHOR_INVALID_PROJECT_NAME',
+    'project name must not be empty: the directory name has no letter or digit',
+    { file: first, line: 1, column: 1 },
+  );
+  return 'default';
+}
+
+function projectModel(
+  name: string,
+  merged: MapNode,
+  options: ComposeLoadOptions,
+  context: LoadContext,
+): ComposeProject {
+  const active =
+    options.profiles ??
+    (context.lookup('COMPOSE_PROFILES') ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+  const ipv6Networks = new Set<string>();
+  const networks = merged.entries.get('networks')?.value;
+  if (networks?.kind === 'map')
+    for (const [network, entry] of networks.entries) {
+      const v = entry.value;
+      if (v.kind === 'map' && v.entries.get('enable_ipv6')?.value.kind === 'scalar') {
+        const flag = v.entries.get('enable_ipv6')?.value;
+        if (flag?.kind === 'scalar' && flag.value === true) ipv6Networks.add(network);
+      }
+    }
+  const services: ComposeService[] = [];
+  const disabled: string[] = [];
+  const servicesNode = merged.entries.get('services');
+  if (servicesNode !== undefined && servicesNode.value.kind !== 'map') {
+    if (!(servicesNode.value.kind === 'scalar' && servicesNode.value.value === null))
+      context.report(
+        'error',
+        'ANCHOR_COMPOSE_SHAPE',
+        '"services" must be a mapping of service names',
+        servicesNode.value.where,
+      );
+  } else if (servicesNode !== undefined && servicesNode.value.kind === 'map') {
+    for (const [service, entry] of servicesNode.value.entries) {
+      const body = entry.value;
+      if (body.kind !== 'map') {
+        context.report(
+          'error',
+          'ANCHOR_COMPOSE_SHAPE',
+          `service ${JSON.stringify(service)} must be a mapping`,
+          entry.key,
+          service,
+        );
+        continue;
+      }
+      const envFile = readEnvFiles(body, service, context);
+      const model = serviceModel(
+        service,
+        body,
+        entry.key,
+        { envFile, lookup: context.lookup },
+        context.report,
+      );
+      const enabled =
+        model.profiles.length === 0 ||
+        active.includes('*') ||
+        model.profiles.some((p) => active.includes(p));
+      if (enabled) services.push(model);
+      else disabled.push(service);
+    }
+  }
+  services.sort((a, b) => compareText(a.name, b.name));
+  disabled.sort(compareText);
+  return { name, services, disabled, ipv6Networks };
+}
+
+/** The variables of a service's `env_file:` files, later files winning. */
+function readEnvFiles(
+  body: MapNode,
+  service: string,
+  context: LoadContext,
+): Map<string, Located<string>> {
+  const out = new Map<string, Located<string>>();
+  const node = body.entries.get('env_file')?.value;
+  if (node === undefined || (node.kind === 'scalar' && node.value === null)) return out;
+  const items = node.kind === 'seq' ? node.items : [node];
+  for (const item of items) {
+    let path: string | undefined;
+    let required = true;
+    if (item.kind === 'map') {
+      path = scalarString(item.entries.get('path')?.value);
+      const req = item.entries.get('required')?.value;
+      if (req?.kind === 'scalar' && (req.value === false || req.value === 'false'))
+        required = false;
+    } else path = scalarString(item);
+    if (path === undefined || path === '') {
+      context.report(
+        'error',
+        'ANCHOR_COMPOSE_SHAPE',
+        'env_file entries must be paths or {path, required}',
+        item.where,
+        service,
+      );
+      continue;
+    }
+    const full = posix.isAbsolute(path)
+      ? path
+      : posix.normalize(posix.join(context.projectDir, path));
+    if (!required && !context.fs.exists(full)) continue;
+    const text = context.fs.readText(full);
+    if (text === undefined) continue; // the reader says why (missing, outside the repository, …)
+    const parsed = parseDotEnv(text, context.lookup);
+    for (const p of parsed.problems)
+      context.report(
+        p.severity,
+        'ANCHOR_COMPOSE_ENV_FILE',
+        p.message,
+        { file: full, line: p.line, column: 1 },
+        service,
+      );
+    const lines = keyLines(text);
+    for (const [k, v] of parsed.values)
+      out.set(k, { value: v, file: full, line: lines.get(k) ?? 1, column: 1 });
+  }
+  return out;
+}
