@@ -15,6 +15,7 @@
 import { Query } from 'mingo';
 import siftModule from 'sift';
 import { consume, measure, rng, timeOnce } from './harness.js';
+import { algebraGrowth } from './selector-algebra.js';
 import type { BenchReport, BenchResult } from './harness.js';
 import {
   LabelIndex,
@@ -495,6 +496,7 @@ export async function bench(): Promise<BenchReport> {
   // The small, allocation-light scenarios run first, before 100k label sets fill the heap.
   const single = singleMatch(results);
   parsing(results);
+  const algebraGrowth16k = algebraGrowth(results);
   const random = rng(SEED + 5);
   const sets = Array.from({ length: 100_000 }, () => labelSet(random));
   const scanOverIndex = await manyByMany(results, sets);
@@ -510,11 +512,13 @@ export async function bench(): Promise<BenchReport> {
       scan_over_index: scanOverIndex,
       interpreter_over_compiled: single.interpreter_over_compiled!,
       label_scan_over_index: labelScanOverIndex,
+      algebra_growth_16k_over_1k: algebraGrowth16k,
     },
     targets: {
       compiled_over_handwritten: '<= 1.5',
       sift_over_compiled: '>= 5',
       scan_over_index: '>= 50',
+      algebra_growth_16k_over_1k: '<= 20 (16 is linear)',
     },
   };
 }

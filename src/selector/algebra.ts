@@ -7,10 +7,11 @@
  * `env notin (x)` does not subsume `env` only the other way round.
  */
 import type { Labels } from './labels.js';
-import { compareStrings, labelsFrom } from './labels.js';
+import { labelsFrom, sortStrings } from './labels.js';
 import type { Requirement, Selector } from './model.js';
 import { ANY, canonicalForm, intersectStates, normalize } from './normalize.js';
 import type { KeyState, NormalForm } from './normalize.js';
+import { hasSorted } from './sorted-sets.js';
 import { formatRequirement } from './syntax/k8s-print.js';
 
 /** Why no label set can satisfy a selector (or two selectors at once). */
@@ -41,11 +42,12 @@ export type SubsumesResult =
  * Valid under every profile (letters and digits only, never empty).
  */
 export function freshValue(excluded: readonly string[]): string {
-  const taken = new Set(excluded);
-  if (!taken.has('v')) return 'v';
+  // `excluded` is sorted (every state keeps its values so): a binary search per candidate keeps
+  // this O(n log n) where a hash set of many thousand values would cost more to build.
+  if (!hasSorted(excluded, 'v')) return 'v';
   for (let i = 1; ; i++) {
     const candidate = `v${i}`;
-    if (!taken.has(candidate)) return candidate;
+    if (!hasSorted(excluded, candidate)) return candidate;
   }
 }
 
@@ -92,7 +94,7 @@ export function satisfiable(selector: Selector): SatisfiableResult {
   if (form.nothing) return { satisfiable: false, proof: nothingProof('the selector') };
   for (const [key, state] of form.keys) {
     if (state.kind === 'never') {
-      const a = form.sources.get(key) ?? [];
+      const a = form.sourcesOf(key);
       return {
         satisfiable: false,
         proof: {
@@ -109,7 +111,7 @@ export function satisfiable(selector: Selector): SatisfiableResult {
 
 function mergeForms(a: NormalForm, b: NormalForm): Map<string, KeyState> {
   const merged = new Map<string, KeyState>();
-  const keys = [...new Set([...a.keys.keys(), ...b.keys.keys()])].sort(compareStrings);
+  const keys = sortStrings([...new Set([...a.keys.keys(), ...b.keys.keys()])]);
   for (const key of keys) {
     merged.set(key, intersectStates(a.keys.get(key) ?? ANY, b.keys.get(key) ?? ANY));
   }
@@ -128,8 +130,8 @@ export function overlap(a: Selector, b: Selector): OverlapResult {
   const merged = mergeForms(formA, formB);
   for (const [key, state] of merged) {
     if (state.kind !== 'never') continue;
-    const reqsA = formA.sources.get(key) ?? [];
-    const reqsB = formB.sources.get(key) ?? [];
+    const reqsA = formA.sourcesOf(key);
+    const reqsB = formB.sourcesOf(key);
     const aAlone = formA.keys.get(key)?.kind === 'never';
     const bAlone = formB.keys.get(key)?.kind === 'never';
     let reason: string;

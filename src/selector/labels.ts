@@ -56,6 +56,21 @@ export function compareStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** Matches a UTF-16 unit whose order differs between code units and code points. */
+const ABOVE_SURROGATES = /[\ud800-\uffff]/;
+
+/**
+ * Sorts `values` in place by code point ({@link compareStrings}) and returns it. Without
+ * surrogates or units above them, code-unit order is code-point order, so the engine's native
+ * sort (several times faster than a comparator) gives the same result.
+ */
+export function sortStrings(values: string[]): string[] {
+  for (const value of values) {
+    if (ABOVE_SURROGATES.test(value)) return values.sort(compareStrings);
+  }
+  return values.sort();
+}
+
 const K8S_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const K8S_DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DATUM_NAME = /^[A-Za-z0-9.\-_+]{1,256}$/;

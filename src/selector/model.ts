@@ -1,6 +1,7 @@
 import { LabelwiseError, quote } from '../base/errors.js';
 import {
   compareStrings,
+  sortStrings,
   keyProblems,
   valueProblems,
   DATUM_HOST_LABEL,
@@ -89,7 +90,7 @@ export function requirement(
       originSource(origin),
     );
   }
-  const sorted = [...new Set(values)].sort(compareStrings);
+  const sorted = sortStrings([...new Set(values)]);
   const req: Requirement =
     origin === undefined
       ? { key, operator, values: Object.freeze(sorted) }

@@ -11,7 +11,8 @@
  * Because the value space (all strings) is infinite, a state's meaning fixes its parameters, so
  * two satisfiable selectors are equivalent exactly when their normal forms are equal.
  */
-import { compareStrings } from './labels.js';
+import { sortStrings } from './labels.js';
+import { intersectSorted, subtractSorted, uniteSorted } from './sorted-sets.js';
 import type { Requirement, Selector } from './model.js';
 import { formatRequirement } from './syntax/k8s-print.js';
 
@@ -33,14 +34,21 @@ export interface NormalForm {
   readonly satisfiable: boolean;
   /** Constrained keys, sorted. */
   readonly keys: ReadonlyMap<string, KeyState>;
-  /** The requirements that constrain each key, for proofs. */
-  readonly sources: ReadonlyMap<string, readonly Requirement[]>;
+  /** The requirements on `key`, in selector order, for proofs (computed on demand). */
+  sourcesOf(key: string): readonly Requirement[];
   /** For Nothing: no key is to blame. */
   readonly nothing: boolean;
 }
 
-function sortedUnique(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort(compareStrings);
+/** Sorts `values` in place and drops repeats: cheaper than a Set for many short strings. */
+function sortedDistinct(values: string[]): string[] {
+  sortStrings(values);
+  let kept = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (i === 0 || values[i] !== values[kept - 1]) values[kept++] = values[i] as string;
+  }
+  values.length = kept;
+  return values;
 }
 
 function isAny(state: KeyState): boolean {
@@ -70,17 +78,13 @@ export function intersectStates(a: KeyState, b: KeyState): KeyState {
     const [set, other] = a.kind === 'in' ? [a, b] : [b as Extract<KeyState, { kind: 'in' }>, a];
     let values: readonly string[];
     switch (other.kind) {
-      case 'in': {
-        const keep = new Set(other.values);
-        values = set.values.filter((v) => keep.has(v));
+      case 'in':
+        values = intersectSorted(set.values, other.values);
         break;
-      }
       case 'present-not-in':
-      case 'absent-or-not-in': {
-        const drop = new Set(other.excluded);
-        values = set.values.filter((v) => !drop.has(v));
+      case 'absent-or-not-in':
+        values = subtractSorted(set.values, other.excluded);
         break;
-      }
       case 'absent':
         values = [];
         break;
@@ -91,35 +95,92 @@ export function intersectStates(a: KeyState, b: KeyState): KeyState {
     const other = a.kind === 'absent' ? b : a;
     return other.kind === 'present-not-in' ? { kind: 'never' } : { kind: 'absent' };
   }
-  // Both are "not in" states: union the exclusions; presence is required if either requires it.
-  const excluded = sortedUnique([
-    ...(a as { excluded: readonly string[] }).excluded,
-    ...(b as { excluded: readonly string[] }).excluded,
-  ]);
+  // Both are "not in" states: unite the exclusions; presence is required if either requires it.
+  const excluded = uniteSorted(
+    (a as { excluded: readonly string[] }).excluded,
+    (b as { excluded: readonly string[] }).excluded,
+  );
   const present = a.kind === 'present-not-in' || b.kind === 'present-not-in';
   return { kind: present ? 'present-not-in' : 'absent-or-not-in', excluded };
 }
 
-/** Normalises a selector key by key. Pure; leaves the selector untouched. */
+/**
+ * What the requirements on one key demand so far, kept so that adding a requirement costs only
+ * its own values: intersecting states pairwise would copy the growing exclusion set every time,
+ * and 16,000 `k!=vN` terms would take quadratic time.
+ */
+interface KeyAccumulator {
+  /** Values allowed by every `In` so far (sorted); undefined while there has been no `In`. */
+  allowed: readonly string[] | undefined;
+  /** Every `NotIn` value, duplicates included (sorted and de-duplicated once, at the end). */
+  excluded: string[];
+  present: boolean;
+  absent: boolean;
+}
+
+function accumulate(acc: KeyAccumulator, req: Requirement): void {
+  switch (req.operator) {
+    case 'In':
+      // The intersection is never longer than this requirement's values, so the walks of all
+      // `In` terms on a key cost at most twice their values together.
+      acc.allowed =
+        acc.allowed === undefined ? req.values : intersectSorted(acc.allowed, req.values);
+      break;
+    case 'NotIn':
+      for (const value of req.values) acc.excluded.push(value);
+      break;
+    case 'Exists':
+      acc.present = true;
+      break;
+    case 'DoesNotExist':
+      acc.absent = true;
+      break;
+  }
+}
+
+/** The one state an accumulator stands for (the same as intersecting the requirements' states). */
+function settle(acc: KeyAccumulator): KeyState {
+  const mustBePresent = acc.present || acc.allowed !== undefined;
+  if (acc.absent) return mustBePresent ? { kind: 'never' } : { kind: 'absent' };
+  if (acc.allowed !== undefined) {
+    const values = subtractSorted(acc.allowed, sortedDistinct(acc.excluded));
+    return values.length === 0 ? { kind: 'never' } : { kind: 'in', values };
+  }
+  const excluded = sortedDistinct(acc.excluded);
+  return { kind: acc.present ? 'present-not-in' : 'absent-or-not-in', excluded };
+}
+
+/**
+ * Normalises a selector key by key in O(n log n) for n requirements and values (the sort of each
+ * key's final value set dominates). Pure; leaves the selector untouched.
+ */
 export function normalize(selector: Selector): NormalForm {
-  const states = new Map<string, KeyState>();
-  const sources = new Map<string, Requirement[]>();
+  const accumulators = new Map<string, KeyAccumulator>();
+  // Requirements arrive sorted by key, so one key's terms are adjacent: remembering the last
+  // accumulator spares a map lookup per term.
+  let lastKey: string | undefined;
+  let acc: KeyAccumulator | undefined;
   for (const req of selector.requirements) {
-    const state = stateOf(req);
-    const previous = states.get(req.key) ?? ANY;
-    states.set(req.key, intersectStates(previous, state));
-    const list = sources.get(req.key);
-    if (list === undefined) sources.set(req.key, [req]);
-    else list.push(req);
+    if (req.key !== lastKey || acc === undefined) {
+      lastKey = req.key;
+      acc = accumulators.get(req.key);
+      if (acc === undefined) {
+        acc = { allowed: undefined, excluded: [], present: false, absent: false };
+        accumulators.set(req.key, acc);
+      }
+    }
+    accumulate(acc, req);
   }
   const keys = new Map<string, KeyState>();
-  for (const key of [...states.keys()].sort(compareStrings)) {
-    const state = states.get(key) as KeyState;
+  let satisfiable = selector.kind !== 'nothing';
+  for (const key of sortStrings([...accumulators.keys()])) {
+    const state = settle(accumulators.get(key) as KeyAccumulator);
+    if (state.kind === 'never') satisfiable = false;
     if (!isAny(state)) keys.set(key, state);
   }
-  const nothing = selector.kind === 'nothing';
-  const satisfiable = !nothing && [...keys.values()].every((s) => s.kind !== 'never');
-  return { satisfiable, keys, sources, nothing };
+  const sourcesOf = (key: string): readonly Requirement[] =>
+    selector.requirements.filter((req) => req.key === key);
+  return { satisfiable, keys, sourcesOf, nothing: selector.kind === 'nothing' };
 }
 
 /** Prints one key state as Kubernetes selector terms. */

@@ -14,7 +14,7 @@
  * text; numbers and booleans given as JS values are printed with `String`.
  */
 import { LabelwiseError, quote } from '../../base/errors.js';
-import { compareStrings } from '../labels.js';
+import { sortStrings } from '../labels.js';
 import type { ValidationProfile } from '../labels.js';
 import { EVERYTHING, NOTHING, requirement, selectorOf, validateSelector } from '../model.js';
 import type { Requirement, Selector } from '../model.js';
@@ -179,7 +179,7 @@ export function toMatchBlock(selector: Selector): Record<string, unknown> | unde
         mapping('noneOf')[req.key] =
           previous === undefined
             ? [...req.values]
-            : [...new Set([...previous, ...req.values])].sort(compareStrings);
+            : sortStrings([...new Set([...previous, ...req.values])]);
         break;
       }
       case 'Exists':
