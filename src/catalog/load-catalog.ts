@@ -31,6 +31,8 @@ export interface CatalogInput {
   readonly definitions: readonly SourceFile[];
   /** Repository-relative path of the catalog directory, for messages. */
   readonly dir: string;
+  /** A `platform.yml` found instead of `platform.yaml` (named in the missing-platform error). */
+  readonly misnamedPlatform?: string;
 }
 
 /** The compiled schemas a catalog is checked against. */
@@ -183,9 +185,13 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     errors.push(
       new LabelwiseError(
         'CATALOG_PLATFORM_MISSING',
-        `the catalog has no platform.yaml`,
+        input.misnamedPlatform === undefined
+          ? `the catalog has no platform.yaml, so none of its ${input.definitions.length} definitions can be checked or rendered`
+          : `the catalog has no platform.yaml (${input.misnamedPlatform} is not read), so none of its ${input.definitions.length} definitions can be checked or rendered`,
         { file: `${input.dir}/platform.yaml` },
-        'create platform.yaml with the platform settings (see docs/catalog.md)',
+        input.misnamedPlatform === undefined
+          ? 'create platform.yaml with the platform settings (see docs/catalog.md)'
+          : `rename ${input.misnamedPlatform} to platform.yaml`,
       ),
     );
   } else {

@@ -4,7 +4,8 @@
  * the CLI and the build stage do the reading and writing around it.
  */
 import { parseDocument } from 'yaml';
-import type { LabelwiseError } from '../base/errors.js';
+import { diagnosticFromError, sortDiagnostics } from '../base/index.js';
+import type { Diagnostic, LabelwiseError } from '../base/index.js';
 import { runConformance } from './conformance/run-conformance.js';
 import type { CheckResult } from './conformance/model.js';
 import { emitFiles } from './emit.js';
@@ -12,6 +13,7 @@ import type { GoldenDiff } from './golden.js';
 import { compareGolden } from './golden.js';
 import type { CatalogInput, CatalogSchemas, LoadedCatalog } from './load-catalog.js';
 import { loadCatalog } from './load-catalog.js';
+import { immutableDiagnostics } from './immutable-fields.js';
 import { renderService } from './render/render-service.js';
 import type { KubeObject, RenderedService } from './types.js';
 
@@ -34,6 +36,50 @@ export interface CatalogRun {
   readonly checks: readonly CheckResult[];
   /** Golden differences; undefined without `apps`. */
   readonly diffs: readonly GoldenDiff[] | undefined;
+  /**
+   * Every problem as the shared diagnostic, in the one order: load, render and validation errors,
+   * warnings, and failed conformance checks (`CATALOG_CONFORMANCE`, pointing at the definition).
+   * Golden differences are not in it; callers report those their own way (a patch, a finding).
+   */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A catalog problem as the shared diagnostic. */
+export function catalogDiagnostic(
+  error: LabelwiseError,
+  severity: Diagnostic['severity'],
+): Diagnostic {
+  const d = diagnosticFromError(error, 'catalog');
+  // The path has its own field: a message that starts with it says it once, not twice.
+  const prefix = d.path === undefined ? undefined : `${d.path}: `;
+  const message =
+    prefix !== undefined && d.message.startsWith(prefix)
+      ? d.message.slice(prefix.length)
+      : d.message;
+  return { ...d, message, severity };
+}
+
+/** Failed conformance checks, each pointed at the definition of the service its object is in. */
+function checkDiagnostics(checks: readonly CheckResult[], loaded: LoadedCatalog): Diagnostic[] {
+  const definitionFiles = new Map(loaded.services.map((s) => [s.name, s.file]));
+  const definitionOf = (object: string): { file?: string } => {
+    // `Kind namespace/name …` or `Namespace name`: each service renders into its own namespace.
+    const match = /^(\S+) (?:([^/\s]+)\/)?(\S+)/.exec(object);
+    const service =
+      match === null ? undefined : (match[2] ?? (match[1] === 'Namespace' ? match[3] : undefined));
+    const file = service === undefined ? undefined : definitionFiles.get(service);
+    return file === undefined ? {} : { file };
+  };
+  return checks
+    .filter((c) => !c.ok)
+    .map((c) => ({
+      module: 'catalog',
+      severity: 'error',
+      code: 'CATALOG_CONFORMANCE',
+      object: c.object,
+      ...definitionOf(c.object),
+      message: `${c.name}: ${c.message}`,
+    }));
 }
 
 const WORKLOAD_FILE = /^(deployment|statefulset|virtualmachine)-/;
@@ -99,6 +145,11 @@ export function runCatalog(
     options.apps === undefined || errors.length > 0
       ? undefined
       : compareGolden(files, options.apps);
+  const diagnostics = sortDiagnostics([
+    ...errors.map((e) => catalogDiagnostic(e, 'error')),
+    ...loaded.warnings.map((e) => catalogDiagnostic(e, 'warning')),
+    ...checkDiagnostics(checks, loaded),
+  ]);
   return {
     loaded,
     rendered,
@@ -107,5 +158,18 @@ export function runCatalog(
     warnings: loaded.warnings,
     checks,
     diffs: options.apps === undefined ? undefined : (diffs ?? []),
+    diagnostics,
   };
+}
+
+/**
+ * Immutable-field changes of a run's render relative to the apps directory it was given (see
+ * `immutable-fields.ts`). `appsDir` is the directory as shown to the user.
+ */
+export function immutableFieldDiagnostics(
+  run: CatalogRun,
+  apps: Readonly<Record<string, string>>,
+  appsDir: string,
+): Diagnostic[] {
+  return immutableDiagnostics(run.rendered, run.loaded.services, apps, appsDir);
 }

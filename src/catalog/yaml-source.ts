@@ -1,11 +1,13 @@
 /**
- * Parsing one YAML file of the catalog with positions, and mapping a JSON path inside it back to
- * a line and column. Catalog files are hostile input: aliases are capped, duplicate keys are
- * errors, and nothing here throws for bad text.
+ * One YAML file of the catalog, read through the shared YAML reader (`parseYamlDocument`):
+ * positions, the alias cap, duplicate keys, size and depth limits are the project's, and problems
+ * keep the catalog's code `CATALOG_YAML_SYNTAX`. This file only adapts the result to what the
+ * loader and the schema validator consume.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
-import { LabelwiseError } from '../base/errors.js';
+import { isMap, isPair, isScalar, isSeq } from 'yaml';
+import type { Node as YamlNode } from 'yaml';
+import { LabelwiseError, formatYamlPath, parseYamlDocument } from '../base/index.js';
+import type { YamlDocument } from '../base/index.js';
 
 /** A parsed file: its plain value (undefined on a syntax error) and what maps paths to lines. */
 export interface YamlSource {
@@ -16,86 +18,89 @@ export interface YamlSource {
   locate(path: readonly (string | number)[]): { line: number; col: number };
 }
 
-/** A path segment list as written in messages: `storage[1].class`. */
+/** A path segment list as written in messages: `storage[1].class` (the shared layout). */
 export function formatPath(path: readonly (string | number)[]): string {
-  let out = '';
+  return formatYamlPath(path);
+}
+
+/**
+ * The offset of the key of the entry at `path` (or of the element, for a sequence index), of its
+ * nearest existing ancestor when the path runs out. A catalog message points at the key: a
+ * nested mapping's value starts on the next line, the key is what the user looks for.
+ */
+function keyOffset(document: YamlDocument, path: readonly (string | number)[]): number | undefined {
+  let node: unknown = document.ast.contents;
+  let best = (node as YamlNode | null)?.range?.[0];
   for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(part)) out += out === '' ? part : `.${part}`;
-    else out += `[${JSON.stringify(part)}]`;
-  }
-  return out;
-}
-
-function child(
-  node: unknown,
-  key: string | number,
-): { node: unknown; keyNode?: unknown } | undefined {
-  if (isMap(node)) {
-    for (const item of node.items) {
-      if (!isPair(item)) continue;
-      const k = isScalar(item.key) ? item.key.value : item.key;
-      if (String(k) === String(key)) return { node: item.value ?? item.key, keyNode: item.key };
+    let next: { node: unknown; at: number | undefined } | undefined;
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (item) =>
+          isPair(item) && String(isScalar(item.key) ? item.key.value : item.key) === String(part),
+      );
+      if (pair !== undefined)
+        next = {
+          node: pair.value,
+          at:
+            (pair.key as YamlNode | null)?.range?.[0] ??
+            (pair.value as YamlNode | null)?.range?.[0],
+        };
+    } else if (isSeq(node) && typeof part === 'number') {
+      const item = node.items[part] as YamlNode | undefined;
+      if (item !== undefined) next = { node: item, at: item.range?.[0] };
     }
-    return undefined;
+    if (next === undefined) break;
+    node = next.node;
+    if (next.at !== undefined) best = next.at;
   }
-  if (isSeq(node) && typeof key === 'number') {
-    const item = node.items[key];
-    return item === undefined ? undefined : { node: item };
-  }
-  return undefined;
+  return best;
 }
 
-function rangeStart(node: unknown): number | undefined {
-  const range = (node as YamlNode | null | undefined)?.range;
-  return Array.isArray(range) ? range[0] : undefined;
+/** 1-based line and column of an offset into `text`. */
+function positionOf(text: string, offset: number): { line: number; col: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, col: offset - start + 1 };
 }
+
+/** Catalog files are small; anything larger is refused before parsing. */
+const MAX_LENGTH = 1 << 20;
 
 /**
  * Parses `text` as one YAML document. Never throws: syntax problems come back in `errors` with
  * their line, and `value` is then undefined.
  */
 export function parseYamlSource(file: string, text: string): YamlSource {
-  const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  const errors: LabelwiseError[] = [];
-  for (const problem of [...doc.errors]) {
-    const pos = lineCounter.linePos(problem.pos[0]);
-    errors.push(
-      new LabelwiseError('CATALOG_YAML_SYNTAX', problem.message.split('\n')[0] ?? 'invalid YAML', {
+  const { document, diagnostics } = parseYamlDocument(text, {
+    file,
+    code: 'CATALOG_YAML_SYNTAX',
+    maxLength: MAX_LENGTH,
+  });
+  const errors = diagnostics.map(
+    (d) =>
+      new LabelwiseError(d.code, d.message, {
         file,
-        line: pos.line,
-        col: pos.col,
+        line: d.line ?? 1,
+        col: d.column ?? 1,
       }),
-    );
-  }
-  let value: unknown;
-  if (errors.length === 0) {
-    try {
-      // maxAliasCount bounds alias expansion ("billion laughs"); toJS throws past it.
-      value = doc.toJS({ maxAliasCount: 100 });
-    } catch (error) {
-      errors.push(
-        new LabelwiseError('CATALOG_YAML_SYNTAX', (error as Error).message, {
-          file,
-          line: 1,
-          col: 1,
-        }),
-      );
-    }
-  }
-  const locate = (path: readonly (string | number)[]): { line: number; col: number } => {
-    let node: unknown = doc.contents;
-    let best = rangeStart(node) ?? 0;
-    for (const part of path) {
-      const next = child(node, part);
-      if (next === undefined) break;
-      node = next.node;
-      // The key's position reads best: a nested mapping's value starts on the next line.
-      best = rangeStart(next.keyNode) ?? rangeStart(next.node) ?? best;
-    }
-    const pos = lineCounter.linePos(best);
-    return { line: pos.line, col: pos.col };
+  );
+  const failed = errors.length > 0;
+  return {
+    file,
+    value: failed ? undefined : document?.value,
+    errors,
+    locate: (path) => {
+      if (document === undefined || failed) return { line: 1, col: 1 };
+      const offset = keyOffset(document, path);
+      if (offset === undefined) {
+        const at = document.locate(path);
+        return { line: at.line, col: at.column };
+      }
+      return positionOf(text, offset);
+    },
   };
-  return { file, value, errors, locate };
 }

@@ -1,20 +1,30 @@
 /**
  * `labelwise catalog render|check`: render a catalog of ServiceDefinitions into Kubernetes
  * manifests, or prove a checked-in apps directory reproduces from it and passes conformance.
- * Reading and writing go through the catalog's io adapters; all decisions are the module's.
+ * Reading goes through the shared repository reader, writing through the owned output writer,
+ * and every problem is a shared diagnostic; all decisions are the module's.
  */
-import { existsSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError } from '../base/errors.js';
+import { dirname, resolve as resolvePath } from 'node:path';
+import {
+  LabelwiseError,
+  RepoReader,
+  diagnosticFromError,
+  diagnosticsJson,
+  formatDiagnostic,
+  isWithin,
+  sortDiagnostics,
+  writeOwnedDirectory,
+} from '../base/index.js';
+import type { Diagnostic } from '../base/index.js';
 import {
   catalogSchemas,
+  immutableFieldDiagnostics,
   readAppsDir,
   readCatalogDir,
+  readerDiagnostics,
   runCatalog,
-  writeAppsDir,
 } from '../catalog/index.js';
-import type { CatalogRun, CheckResult } from '../catalog/index.js';
-import { formatError } from './format-error.js';
+import type { CatalogInput } from '../catalog/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson } from './output.js';
@@ -25,29 +35,190 @@ const EXAMPLES = {
   check: 'labelwise catalog check examples/homelab/catalog --apps examples/homelab/apps',
 };
 
-function serviceNames(run: ReturnType<typeof readCatalogDir>): string[] {
-  return run.definitions.map((d) => (d.file.split('/').pop() ?? '').replace(/\.ya?ml$/, ''));
-}
-
-function problemsJson(run: CatalogRun) {
-  return {
-    errors: run.errors.map((e) => e.toJSON()),
-    warnings: run.warnings.map((e) => e.toJSON()),
-  };
-}
-
-function printProblems(io: CliIO, run: CatalogRun): void {
-  for (const e of run.errors) io.stderr(`${paint(io, 'red', 'error')} ${formatError(e)}\n`);
-  for (const w of run.warnings) io.stderr(`${paint(io, 'yellow', 'warning')} ${formatError(w)}\n`);
-}
-
-function printFailedChecks(io: CliIO, failed: readonly CheckResult[]): void {
-  for (const c of failed)
-    io.stderr(`${paint(io, 'red', 'FAIL')} ${c.name}: ${c.object}: ${c.message}\n`);
+function serviceNames(input: CatalogInput): string[] {
+  return input.definitions.map((d) => (d.file.split('/').pop() ?? '').replace(/\.ya?ml$/, ''));
 }
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The repository the command reads: the working directory when the catalog lies inside it (so
+ * paths read as the user typed them), else the catalog's parent.
+ */
+function openRepository(io: CliIO, catalogDir: string): { reader: RepoReader; catalog: string } {
+  const absolute = resolvePath(io.cwd, catalogDir);
+  const root = isWithin(absolute, resolvePath(io.cwd)) ? io.cwd : dirname(absolute);
+  const reader = RepoReader.open(root);
+  const catalog = reader.inside(absolute, io.cwd);
+  if (catalog === undefined)
+    throw new LabelwiseError(
+      'CATALOG_UNREADABLE',
+      `cannot read ${catalogDir}: it leads outside ${root}`,
+      { file: catalogDir },
+      undefined,
+      'unavailable',
+    );
+  return { reader, catalog };
+}
+
+/** A reader and repository path for an apps directory: the catalog's reader when inside it. */
+function appsLocation(
+  io: CliIO,
+  reader: RepoReader,
+  apps: string,
+): { reader: RepoReader; path: string } | undefined {
+  const absolute = resolvePath(io.cwd, apps);
+  const inside = reader.inside(absolute, io.cwd);
+  if (inside !== undefined) return { reader, path: inside };
+  try {
+    return { reader: RepoReader.open(absolute), path: '.' };
+  } catch {
+    return undefined;
+  }
+}
+
+function printDiagnostics(io: CliIO, list: readonly Diagnostic[]): void {
+  for (const d of sortDiagnostics(list)) {
+    const colour = d.severity === 'error' ? 'red' : 'yellow';
+    io.stderr(
+      `${formatDiagnostic(d).replace(` ${d.severity} `, ` ${paint(io, colour, d.severity)} `)}\n`,
+    );
+  }
+}
+
+/** Reports an error that stopped the command, in the command's output shape, and its exit code. */
+function stopped(io: CliIO, error: unknown, json: boolean | undefined): number {
+  if (!(error instanceof LabelwiseError)) throw error;
+  const d = diagnosticFromError(error, 'catalog');
+  if (json) printJson(io, { ok: false, ...diagnosticsJson([d]) });
+  else printDiagnostics(io, [d]);
+  return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
+}
+
+async function render(io: CliIO, dir: string, flags: { out: string; json?: boolean }) {
+  const { reader, catalog } = openRepository(io, dir);
+  const input = readCatalogDir(reader, catalog);
+  const outDir = resolvePath(io.cwd, flags.out);
+  const out = appsLocation(io, reader, flags.out);
+  const existing = out === undefined ? {} : readAppsDir(out.reader, out.path, serviceNames(input));
+  const result = runCatalog(input, catalogSchemas(), { apps: existing });
+  const diagnostics = [...readerDiagnostics(reader, 0), ...result.diagnostics];
+  if (out !== undefined && out.reader !== reader)
+    diagnostics.push(...readerDiagnostics(out.reader, 0));
+  const failed = result.checks.filter((c) => !c.ok);
+  const counts = diagnosticsJson(diagnostics);
+  const ok = counts.errors === 0;
+  let written = 0;
+  if (ok) {
+    written = (
+      await writeOwnedDirectory(outDir, result.files, {
+        writer: 'labelwise catalog render',
+        flag: '--out',
+        inputs: [resolvePath(reader.root, catalog)],
+        repositories: [reader.root],
+      })
+    ).files;
+  }
+  const services = ok ? result.rendered.map((r) => r.service) : [];
+  if (flags.json) {
+    printJson(io, {
+      ok,
+      services,
+      files: ok ? Object.keys(result.files) : [],
+      checks: failed,
+      ...counts,
+    });
+    return ok ? EXIT.ok : EXIT.invalid;
+  }
+  printDiagnostics(io, diagnostics);
+  if (!ok) {
+    io.stderr(
+      `nothing written: ${plural(counts.errors, 'error')}, ${plural(failed.length, 'failed check')}\n`,
+    );
+    return EXIT.invalid;
+  }
+  const changed = (result.diffs ?? []).length;
+  io.stdout(
+    `rendered ${plural(services.length, 'service')}, ${plural(written, 'file')} into ${flags.out} (${plural(changed, 'file')} changed)\n`,
+  );
+  return EXIT.ok;
+}
+
+async function check(
+  io: CliIO,
+  dir: string,
+  flags: { apps?: string; json?: boolean; all?: boolean },
+) {
+  const { reader, catalog } = openRepository(io, dir);
+  const input = readCatalogDir(reader, catalog);
+  let apps: Record<string, string> | undefined;
+  let appsReader: RepoReader | undefined;
+  if (flags.apps !== undefined) {
+    const location = appsLocation(io, reader, flags.apps);
+    if (location === undefined || !location.reader.exists(location.path)) {
+      // Not "every file differs": a mistyped path deserves its own answer.
+      throw new LabelwiseError(
+        'CATALOG_UNREADABLE',
+        `the apps directory ${flags.apps} does not exist`,
+        { file: flags.apps },
+        `render it first: labelwise catalog render ${dir} --out ${flags.apps}`,
+        'unavailable',
+      );
+    }
+    apps = readAppsDir(location.reader, location.path, serviceNames(input));
+    if (location.reader !== reader) appsReader = location.reader;
+  }
+  const result = runCatalog(input, catalogSchemas(), apps === undefined ? {} : { apps });
+  const diagnostics = [
+    ...readerDiagnostics(reader, 0),
+    ...(appsReader === undefined ? [] : readerDiagnostics(appsReader, 0)),
+    ...result.diagnostics,
+    ...(apps === undefined || result.errors.length > 0
+      ? []
+      : immutableFieldDiagnostics(result, apps, flags.apps ?? '')),
+  ];
+  const failed = result.checks.filter((c) => !c.ok);
+  const diffs = result.diffs ?? [];
+  const counts = diagnosticsJson(diagnostics);
+  const ok = counts.errors === 0 && diffs.length === 0;
+  const code = counts.errors > 0 ? EXIT.invalid : diffs.length > 0 ? EXIT.differences : EXIT.ok;
+  if (flags.json) {
+    printJson(io, {
+      ok,
+      diffs: diffs.map((d) => ({ path: d.path, change: d.change, patch: d.patch })),
+      checks: result.checks,
+      ...counts,
+    });
+    return code;
+  }
+  printDiagnostics(io, diagnostics);
+  for (const d of diffs) io.stdout(colourPatch(io, d.patch));
+  if (flags.all)
+    for (const c of result.checks.filter((c) => c.ok))
+      io.stdout(`${paint(io, 'green', 'ok')}   ${c.name}: ${c.object}\n`);
+  const summary = [
+    plural(result.loaded.services.length, 'service'),
+    `${result.checks.length - failed.length}/${plural(result.checks.length, 'check')} passed`,
+    ...(apps === undefined
+      ? []
+      : [
+          diffs.length === 0
+            ? `${flags.apps} reproduces`
+            : `${plural(diffs.length, 'file')} differ`,
+        ]),
+    ...(counts.errors > 0 ? [plural(counts.errors, 'error')] : []),
+  ];
+  io.stdout(
+    `${ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAILED')}: ${summary.join(', ')}\n`,
+  );
+  if (diffs.length > 0 && counts.errors === 0) {
+    io.stdout(
+      `hint: run \`labelwise catalog render ${dir} --out ${flags.apps ?? 'APPS_DIR'}\` and commit the result\n`,
+    );
+  }
+  return code;
 }
 
 /** Runs `labelwise catalog …`. */
@@ -66,7 +237,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .argument('<catalog-dir>', 'directory holding platform.yaml and one <service>.yaml per service')
     .requiredOption(
       '--out <apps-dir>',
-      'where to write the rendered services (each <service>/ is replaced whole)',
+      'where to write the rendered services (replaced whole; refused if it holds files labelwise did not write)',
     )
     .option('--json', 'print JSON on stdout')
     .addHelpText(
@@ -74,49 +245,16 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       `\nNothing is written when any definition is invalid or any conformance check fails (exit 1).\nOutput is byte-identical for identical input.\n\nExample:\n  ${EXAMPLES.render}\n`,
     )
     .action(async (dir: string, flags: { out: string; json?: boolean }) => {
-      const catalogDir = resolvePath(io.cwd, dir);
-      const outDir = resolvePath(io.cwd, flags.out);
-      const input = readCatalogDir(catalogDir, io.cwd);
-      const existing = readAppsDir(outDir, io.cwd, serviceNames(input));
-      const result = runCatalog(input, catalogSchemas(), { apps: existing });
-      const failed = result.checks.filter((c) => !c.ok);
-      const ok = result.errors.length === 0 && failed.length === 0;
-      let written: string[] = [];
-      if (ok) {
-        const rendered = new Set(result.rendered.map((r) => r.service));
-        const stale = [
-          ...new Set(Object.keys(existing).map((p) => p.split('/')[0] as string)),
-        ].filter((s) => !rendered.has(s));
-        written = writeAppsDir(outDir, result.files, stale);
+      try {
+        exit.code = await render(io, dir, flags);
+      } catch (error) {
+        exit.code = stopped(io, error, flags.json);
       }
-      exit.code = ok ? EXIT.ok : EXIT.invalid;
-      if (flags.json) {
-        printJson(io, {
-          ok,
-          services: written,
-          files: ok ? Object.keys(result.files) : [],
-          checks: failed,
-          ...problemsJson(result),
-        });
-        return;
-      }
-      printProblems(io, result);
-      printFailedChecks(io, failed);
-      if (!ok) {
-        io.stderr(
-          `nothing written: ${plural(result.errors.length, 'error')}, ${plural(failed.length, 'failed check')}\n`,
-        );
-        return;
-      }
-      const changed = (result.diffs ?? []).length;
-      io.stdout(
-        `rendered ${plural(written.length, 'service')}, ${plural(Object.keys(result.files).length, 'file')} into ${flags.out} (${plural(changed, 'file')} changed)\n`,
-      );
     });
 
   configureSubcommand(program.command('check'), io)
     .description(
-      'the golden gate: APPS_DIR must reproduce from CATALOG_DIR, and every conformance check must pass',
+      'the golden gate: APPS_DIR must reproduce from CATALOG_DIR, every conformance check must pass, and no change may touch a field the API server forbids changing',
     )
     .argument('<catalog-dir>', 'directory holding platform.yaml and one <service>.yaml per service')
     .option(
@@ -125,73 +263,18 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     )
     .option(
       '--json',
-      'print JSON on stdout: {"ok","diffs":[{"path"}],"checks":[…],"errors","warnings"}',
+      'print JSON on stdout: {"ok","diffs":[…],"checks":[…],"diagnostics":[…],"errors":N,"warnings":N}',
     )
     .option('--all', 'list passing checks too (text mode)')
     .addHelpText(
       'after',
-      `\nExit 0 when everything passes, 1 on an invalid definition or a failed conformance check,\n2 when APPS_DIR differs from what the catalog renders (the diff is printed).\n\nExample:\n  ${EXAMPLES.check}\n`,
+      `\nExit 0 when everything passes, 1 on an invalid definition, a failed conformance check or an\nimmutable-field change, 2 when APPS_DIR differs from what the catalog renders (the diff is printed).\n\nExample:\n  ${EXAMPLES.check}\n`,
     )
     .action(async (dir: string, flags: { apps?: string; json?: boolean; all?: boolean }) => {
-      const input = readCatalogDir(resolvePath(io.cwd, dir), io.cwd);
-      if (flags.apps !== undefined && !existsSync(resolvePath(io.cwd, flags.apps))) {
-        // Not "every file differs": a mistyped path deserves its own answer.
-        throw new LabelwiseError(
-          'CATALOG_UNREADABLE',
-          `the apps directory ${flags.apps} does not exist`,
-          { file: flags.apps },
-          `render it first: labelwise catalog render ${dir} --out ${flags.apps}`,
-          'unavailable',
-        );
-      }
-      const apps =
-        flags.apps === undefined
-          ? undefined
-          : readAppsDir(resolvePath(io.cwd, flags.apps), io.cwd, serviceNames(input));
-      const result = runCatalog(input, catalogSchemas(), apps === undefined ? {} : { apps });
-      const failed = result.checks.filter((c) => !c.ok);
-      const diffs = result.diffs ?? [];
-      const ok = result.errors.length === 0 && failed.length === 0 && diffs.length === 0;
-      exit.code =
-        result.errors.length > 0 || failed.length > 0
-          ? EXIT.invalid
-          : diffs.length > 0
-            ? EXIT.differences
-            : EXIT.ok;
-      if (flags.json) {
-        printJson(io, {
-          ok,
-          diffs: diffs.map((d) => ({ path: d.path, change: d.change, patch: d.patch })),
-          checks: result.checks,
-          ...problemsJson(result),
-        });
-        return;
-      }
-      printProblems(io, result);
-      for (const d of diffs) io.stdout(colourPatch(io, d.patch));
-      if (flags.all)
-        for (const c of result.checks.filter((c) => c.ok))
-          io.stdout(`${paint(io, 'green', 'ok')}   ${c.name}: ${c.object}\n`);
-      printFailedChecks(io, failed);
-      const summary = [
-        plural(result.loaded.services.length, 'service'),
-        `${result.checks.length - failed.length}/${plural(result.checks.length, 'check')} passed`,
-        ...(apps === undefined
-          ? []
-          : [
-              diffs.length === 0
-                ? `${flags.apps} reproduces`
-                : `${plural(diffs.length, 'file')} differ`,
-            ]),
-        ...(result.errors.length > 0 ? [plural(result.errors.length, 'error')] : []),
-      ];
-      io.stdout(
-        `${ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAILED')}: ${summary.join(', ')}\n`,
-      );
-      if (diffs.length > 0 && result.errors.length === 0 && failed.length === 0) {
-        io.stdout(
-          `hint: run \`labelwise catalog render ${dir} --out ${flags.apps ?? 'APPS_DIR'}\` and commit the result\n`,
-        );
+      try {
+        exit.code = await check(io, dir, flags);
+      } catch (error) {
+        exit.code = stopped(io, error, flags.json);
       }
     });
 

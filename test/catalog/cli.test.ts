@@ -97,7 +97,7 @@ test('an invalid definition: exit 1, file:line in the message, nothing written',
   );
   const io = memoryIO({ cwd: dir });
   assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 1);
-  assert.match(io.err, /catalog\/broken\.yaml:3:\d+: CATALOG_SCHEMA: egress:/);
+  assert.match(io.err, /^catalog\/broken\.yaml:3:\d+: error CATALOG_SCHEMA: .*\(at egress\)$/m);
   assert.equal(existsSync(join(dir, 'apps')), false);
 });
 
@@ -119,13 +119,15 @@ test('the Deployment → StatefulSet flip is refused by render and check until a
   assert.equal(existsSync(join(dir, 'apps/plex/deployment-plex.yaml')), false);
 });
 
-test('an unreadable catalog directory is exit 3 territory (unavailable)', async () => {
+test('an unreadable catalog directory is exit 3 (unavailable), with the base JSON shape', async () => {
   const io = memoryIO({ cwd: REPO });
-  await assert.rejects(
-    run(['check', 'no/such/dir'], io),
-    (e: Error & { kind?: string; code?: string }) =>
-      e.kind === 'unavailable' && e.code === 'CATALOG_UNREADABLE',
-  );
+  assert.equal(await run(['check', 'no/such/dir'], io), 3);
+  assert.match(io.err, /error CATALOG_UNREADABLE: cannot read directory no\/such\/dir/);
+  const json = memoryIO({ cwd: REPO });
+  assert.equal(await run(['check', 'no/such/dir', '--json'], json), 3);
+  const report = JSON.parse(json.out) as { diagnostics: { code: string }[]; errors: number };
+  assert.equal(report.errors, 1);
+  assert.equal(report.diagnostics[0]?.code, 'CATALOG_UNREADABLE');
 });
 
 test('--help shows a real example', async () => {
@@ -170,12 +172,13 @@ test('build stage: diagnostics carry module, code, repository-relative file and 
   assert.deepEqual(result.outputs, {});
 });
 
-test('render removes the directory of a deleted service and leaves unmanaged ones alone', async (t) => {
+test('render removes the directory of a deleted service and never replaces hand-written files', async (t) => {
   const dir = workspace();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   assert.equal(await run(['render', 'catalog', '--out', 'apps'], memoryIO({ cwd: dir })), 0);
   mkdirSync(join(dir, 'apps/hand-made'));
   writeFileSync(join(dir, 'apps/hand-made/kustomization.yaml'), 'resources: []\n');
+  writeFileSync(join(dir, 'apps/blog/notes.md'), 'mine');
   rmSync(join(dir, 'catalog/blog.yaml'));
   const homepage = join(dir, 'catalog/homepage.yaml');
   writeFileSync(
@@ -189,10 +192,16 @@ test('render removes the directory of a deleted service and leaves unmanaged one
     report.diffs.some((d) => d.path === 'blog/kustomization.yaml' && d.change === 'removed'),
   );
   assert.ok(!report.diffs.some((d) => d.path.startsWith('hand-made/')));
+  // Files labelwise did not write are never replaced: the render is refused and lists them.
+  const refused = memoryIO({ cwd: dir });
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], refused), 3);
+  assert.match(refused.err, /OUT_NOT_OURS.*blog\/notes\.md, hand-made\/kustomization\.yaml/);
+  assert.equal(readFileSync(join(dir, 'apps/blog/notes.md'), 'utf8'), 'mine');
+  rmSync(join(dir, 'apps/hand-made'), { recursive: true });
+  rmSync(join(dir, 'apps/blog/notes.md'));
   const io = memoryIO({ cwd: dir });
   assert.equal(await run(['render', 'catalog', '--out', 'apps'], io), 0, io.err);
   assert.equal(existsSync(join(dir, 'apps/blog')), false);
-  assert.ok(existsSync(join(dir, 'apps/hand-made/kustomization.yaml')));
   assert.equal(await run(['check', 'catalog', '--apps', 'apps'], memoryIO({ cwd: dir })), 0);
 });
 
@@ -213,9 +222,14 @@ test('e2e: the labelwise bin maps outcomes to exit codes (0 check passes, 3 unre
     encoding: 'utf8',
   });
   assert.equal(missing.status, 3, missing.stderr);
-  assert.equal(
-    (JSON.parse(missing.stdout) as { error: { code: string } }).error.code,
-    'CATALOG_UNREADABLE',
+  const report = JSON.parse(missing.stdout) as {
+    diagnostics: { code: string }[];
+    errors: number;
+    warnings: number;
+  };
+  assert.deepEqual(
+    [report.diagnostics.map((d) => d.code), report.errors, report.warnings],
+    [['CATALOG_UNREADABLE'], 1, 0],
   );
 });
 
@@ -231,7 +245,7 @@ test('an invalid service is reported once: its dependents get no "no service nam
   assert.equal(await run(['check', 'catalog'], io), 1);
   assert.equal(
     io.err.trim(),
-    'error catalog/blog.yaml:5:1: CATALOG_SCHEMA: exposure: found "everywhere", expected one of "internal", "public"',
+    'catalog/blog.yaml:5:1: error CATALOG_SCHEMA: found "everywhere", expected one of "internal", "public" (at exposure)',
   );
   assert.match(io.out, /, 1 error\n$/);
 });
@@ -258,19 +272,16 @@ test('render into a directory that cannot be created fails with exit 3 instead o
   assert.equal(result.signal, null, 'the render did not finish');
   assert.equal(result.status, 3, result.stderr);
   assert.equal(
-    (JSON.parse(result.stdout) as { error: { code: string } }).error.code,
-    'CATALOG_WRITE_FAILED',
+    (JSON.parse(result.stdout) as { diagnostics: { code: string }[] }).diagnostics[0]?.code,
+    'OUT_REFUSED',
   );
 });
 
 test('check --apps with a directory that does not exist is exit 3, not "every file differs"', async (t) => {
   const dir = workspace();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  await assert.rejects(
-    run(['check', 'catalog', '--apps', 'aps'], memoryIO({ cwd: dir })),
-    (e: Error & { kind?: string; code?: string; hint?: string }) =>
-      e.kind === 'unavailable' &&
-      e.code === 'CATALOG_UNREADABLE' &&
-      e.hint === 'render it first: labelwise catalog render catalog --out aps',
-  );
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'aps'], io), 3);
+  assert.match(io.err, /CATALOG_UNREADABLE: the apps directory aps does not exist/);
+  assert.match(io.err, /hint: render it first: labelwise catalog render catalog --out aps/);
 });

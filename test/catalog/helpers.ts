@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { RepoReader } from '../../src/base/index.js';
 import {
   catalogSchemas,
   readAppsDir,
@@ -18,14 +19,15 @@ export const PLATFORM_TEXT = readFileSync(join(EXAMPLE_CATALOG, 'platform.yaml')
 
 /** Runs the example catalog, optionally against its checked-in apps directory. */
 export function runExample(withApps = false): CatalogRun {
-  const input = readCatalogDir(EXAMPLE_CATALOG, REPO);
+  const reader = RepoReader.open(REPO);
+  const input = readCatalogDir(reader, 'examples/homelab/catalog');
   const names = input.definitions.map((d) =>
     (d.file.split('/').pop() ?? '').replace(/\.ya?ml$/, ''),
   );
   return runCatalog(
     input,
     catalogSchemas(),
-    withApps ? { apps: readAppsDir(EXAMPLE_APPS, REPO, names) } : {},
+    withApps ? { apps: readAppsDir(reader, 'examples/homelab/apps', names) } : {},
   );
 }
 
