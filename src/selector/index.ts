@@ -1,7 +1,13 @@
 // The selector core's public contract. Everything else in labelwise imports from here.
 export type { Labels, ValidationProfile } from './labels.js';
 export { labelsFrom, compareStrings, validateLabels, DATUM_HOST_LABEL } from './labels.js';
-export type { Operator, Requirement, RequirementOrigin, Selector } from './model.js';
+export type {
+  KubernetesSpelling,
+  Operator,
+  Requirement,
+  RequirementOrigin,
+  Selector,
+} from './model.js';
 export {
   EVERYTHING,
   NOTHING,
@@ -12,7 +18,12 @@ export {
 } from './model.js';
 export type { ParseOptions } from './syntax/k8s.js';
 export { parseSelector } from './syntax/k8s.js';
-export { formatSelector, formatRequirement } from './syntax/k8s-print.js';
+export {
+  formatKubernetes,
+  formatKubernetesRequirement,
+  formatSelector,
+  formatRequirement,
+} from './syntax/k8s-print.js';
 export type { LabelSelectorObject, LabelSelectorOptions } from './syntax/label-selector.js';
 export { fromLabelSelector, toLabelSelector } from './syntax/label-selector.js';
 export { parseEqualityList, formatEqualityList } from './syntax/equality.js';

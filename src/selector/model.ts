@@ -25,7 +25,16 @@ export interface RequirementOrigin {
   readonly offset?: number;
   /** Path of the term inside a document, e.g. `match.oneOf.site` or `matchExpressions[0]`. */
   readonly path?: string;
+  /**
+   * How Kubernetes spells the operator of this term (`=`, `==`, `!=`, `in`, `notin`): as written
+   * in a selector string, or as apimachinery converts a LabelSelector object (`matchLabels` is
+   * `=`). Only the Kubernetes printer reads it; meaning never depends on it.
+   */
+  readonly spelling?: KubernetesSpelling;
 }
+
+/** The operator spellings apimachinery keeps apart when it prints a selector. */
+export type KubernetesSpelling = '=' | '==' | '!=' | 'in' | 'notin';
 
 /**
  * One term of a selector. `values` is sorted and free of duplicates; it is non-empty for

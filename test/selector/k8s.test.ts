@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   EVERYTHING,
+  NOTHING,
+  formatKubernetes,
   formatRequirement,
   formatSelector,
   parseSelector,
@@ -488,8 +490,41 @@ test('§2.1 errors name the token found and what was expected', () => {
   });
   assert.match(error.message, /found 'b'/);
   assert.match(error.message, /expected/);
+  // At the end of input the token found is the empty literal, as apimachinery says it.
   const atEnd = expectError(() => parseSelector('a,'), { code: 'SELECTOR_EXPECTED_KEY' });
-  assert.match(atEnd.message, /end of string/);
+  assert.equal(atEnd.message, "found '', expected: identifier after ','");
+});
+
+test('§2.1 a NUL byte is refused at its offset (Kubernetes would end or split the input there)', () => {
+  for (const [input, offset] of [
+    ['a\0', 1],
+    ['a=\0b', 2],
+    ['a,\0b', 2],
+    ['\0', 0],
+  ] as const) {
+    expectError(() => parseSelector(input), { code: 'SELECTOR_NUL_BYTE', offset });
+  }
+});
+
+test('§2.1 formatKubernetes prints as apimachinery String(): spellings kept, Nothing is empty', () => {
+  const cases: [string, string][] = [
+    ['x=a,y==b,z!=c', 'x=a,y==b,z!=c'],
+    ['x=, z= ', 'x=,z='],
+    ['x in (b,a,a)', 'x in (a,b)'],
+    ['x in (a)', 'x in (a)'],
+    ['x notin ()', 'x notin ()'],
+    ['b, !a', '!a,b'],
+    ['z!=a,z', 'z!=a,z'],
+    ['', ''],
+  ];
+  for (const [input, want] of cases) assert.equal(formatKubernetes(parseSelector(input)), want);
+  assert.equal(formatKubernetes(NOTHING), '');
+  assert.equal(formatKubernetes(EVERYTHING), '');
+  // Terms built in code have no spelling: In and NotIn print with Kubernetes' in/notin.
+  assert.equal(
+    formatKubernetes(selectorOf([requirement('a', 'In', ['x']), requirement('b', 'NotIn', ['y'])])),
+    'a in (x),b notin (y)',
+  );
 });
 
 test('§2.1 requirements remember their offsets', () => {

@@ -34,3 +34,33 @@ export function formatSelector(selector: Selector): string {
 }
 
 export const NOTHING_TEXT = '<nothing>';
+
+/** One requirement as apimachinery's `Requirement.String()` prints it, see {@link formatKubernetes}. */
+export function formatKubernetesRequirement(req: Requirement): string {
+  switch (req.operator) {
+    case 'Exists':
+      return req.key;
+    case 'DoesNotExist':
+      return `!${req.key}`;
+    case 'In':
+    case 'NotIn': {
+      const spelling = req.origin?.spelling ?? (req.operator === 'In' ? 'in' : 'notin');
+      const values = req.values.join(',');
+      if (spelling === 'in' || spelling === 'notin') return `${req.key} ${spelling} (${values})`;
+      return `${req.key}${spelling}${values}`;
+    }
+  }
+}
+
+/**
+ * Prints a selector byte for byte as apimachinery's `Selector.String()` does for the same
+ * selector: terms in selector order (sorted by key, as `labels.Parse` and
+ * `LabelSelectorAsSelector` sort them), each operator as it was spelled (`x=`, `x==y`,
+ * `x in (y)`), values sorted, no spaces but those around `in`/`notin`. Terms without a spelling
+ * (built in code, or from another syntax) print with `in`/`notin`, Kubernetes' names for the
+ * model's operators. Everything and Nothing both print as the empty string, as there.
+ */
+export function formatKubernetes(selector: Selector): string {
+  if (selector.kind === 'nothing') return '';
+  return selector.requirements.map(formatKubernetesRequirement).join(',');
+}

@@ -20,13 +20,16 @@
  * 6. `k>n` and `k<n` are recognised and refused: they cannot be expressed in a LabelSelector
  *    object, and keeping the model to four operators keeps the algebra exact.
  * 7. Blank input is the Everything selector.
+ * 8. A NUL byte is refused (`SELECTOR_NUL_BYTE`): apimachinery's lexer treats it as the end of
+ *    input at a token start and as a token break inside one, dropping or joining text silently.
  *
- * Errors keep apimachinery's "found …, expected …" wording and add a code and an offset.
+ * Errors keep apimachinery's "found …, expected …" wording (the end of input is `found ''`, as
+ * there) and add a code and an offset.
  */
 import { LabelwiseError } from '../../base/errors.js';
 import type { ValidationProfile } from '../labels.js';
 import { requirement, requirementProblems, selectorOf } from '../model.js';
-import type { Operator, Requirement, Selector } from '../model.js';
+import type { KubernetesSpelling, Operator, Requirement, Selector } from '../model.js';
 import { lex } from './k8s-lex.js';
 import type { Token } from './k8s-lex.js';
 
@@ -39,9 +42,18 @@ export interface ParseOptions {
   profile?: ValidationProfile | 'none';
 }
 
+/** The token as apimachinery quotes it: the end of input is the empty literal, `found ''`. */
 function describe(token: Token): string {
-  return token.kind === 'end' ? "'end of string'" : `'${token.text}'`;
+  return `'${token.text}'`;
 }
+
+const SPELLINGS: Partial<Record<Token['kind'], KubernetesSpelling>> = {
+  eq: '=',
+  deq: '==',
+  neq: '!=',
+  in: 'in',
+  notin: 'notin',
+};
 
 /** A value as written, with the offset of its token (for an omitted value, of what follows). */
 interface ValueToken {
@@ -125,6 +137,7 @@ class Parser {
     const operatorToken = this.next();
     let operator: Operator;
     let values: ValueToken[];
+    const spelling = SPELLINGS[operatorToken.kind];
     switch (operatorToken.kind) {
       case 'eq':
       case 'deq':
@@ -146,14 +159,14 @@ class Parser {
           'list the accepted values with "in (…)" instead',
         );
       default:
-        this.fail('SELECTOR_EXPECTED_OPERATOR', operatorToken, "'=', '==', '!=', 'in', 'notin'");
+        this.fail('SELECTOR_EXPECTED_OPERATOR', operatorToken, 'in, notin, =, ==, !=');
     }
     this.check(keyToken, values);
     return requirement(
       key,
       operator,
       values.map((value) => value.text),
-      origin,
+      spelling === undefined ? origin : { ...origin, spelling },
     );
   }
 
@@ -216,6 +229,17 @@ class Parser {
  * Requirements come back sorted by key (stable), values sorted and de-duplicated.
  */
 export function parseSelector(input: string, options: ParseOptions = {}): Selector {
+  const nul = input.indexOf('\0');
+  if (nul !== -1) {
+    // apimachinery's lexer reads a NUL byte as the end of input where a token starts, and as a
+    // separator inside one (`a=\0b` is `a=b`), so what follows is dropped or glued on silently.
+    throw new LabelwiseError(
+      'SELECTOR_NUL_BYTE',
+      'found a NUL byte: Kubernetes ends the selector or splits a token there, so it would not mean what it says',
+      { offset: nul },
+      'remove the NUL byte; nothing after it would reach Kubernetes as written',
+    );
+  }
   const parser = new Parser(lex(input), options.profile ?? 'kubernetes');
   return selectorOf(parser.parseSelector());
 }

@@ -112,7 +112,8 @@ export function fromLabelSelector(
           fail(path, `matchLabels value for ${quote(key)} must be a string`);
           continue;
         }
-        const req = requirement(key, 'In', [value], { path });
+        // apimachinery turns matchLabels into Equals terms, printed `k=v`.
+        const req = requirement(key, 'In', [value], { path, spelling: '=' });
         if (profile !== 'none') errors.push(...validateSelector(selectorOf([req]), profile));
         requirements.push(req);
       }
