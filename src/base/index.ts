@@ -34,3 +34,7 @@ export {
 } from './io/output-writer.js';
 export type { OwnedWriteOptions } from './io/output-writer.js';
 export type { ModuleName, StageResult } from './stage.js';
+export { SARIF_SCHEMA, toSarif } from './formats/sarif.js';
+export type { SarifOptions } from './formats/sarif.js';
+export { toJunit } from './formats/junit.js';
+export type { JunitOptions } from './formats/junit.js';

@@ -4,6 +4,7 @@
  * The only caller of process.exit.
  */
 import { LabelwiseError } from '../base/errors.js';
+import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
 import { formatError } from './format-error.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';
@@ -83,6 +84,19 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
   try {
     const module = await group.load();
+    if (isCheck(name, rest)) {
+      const flags = extractCheckFlags(rest);
+      if (flags.format !== undefined || flags.failOn !== undefined) {
+        const command = [
+          'labelwise',
+          name,
+          rest.find((a) => !a.startsWith('-') && name !== 'build' && name !== 'diff'),
+        ]
+          .filter(Boolean)
+          .join(' ');
+        return await runCheck(command, flags, io, module.run, VERSION);
+      }
+    }
     return await module.run(rest, io);
   } catch (error) {
     if (error instanceof LabelwiseError) {

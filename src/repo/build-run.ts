@@ -62,6 +62,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
       'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
     );
   }
+  // Walk every input folder once through the reader, so links leaving the repository and
+  // special files are reported whatever a module's own loader does with them.
+  for (const stage of stages) reader.list(relativeTo(reader, stage.dir));
   const runs: StageRun[] = [];
   for (const [index, stage] of stages.entries()) {
     options.onStage?.(index, stages.length, stage.module, relativeTo(reader, stage.dir));
