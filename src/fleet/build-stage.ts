@@ -1,6 +1,6 @@
 /** The fleet stage of `labelwise build`: diagnostics, resolved manifests and the host × layer matrix. */
 import { join, relative, resolve, sep } from 'node:path';
-import type { Diagnostic, StageResult } from '../base/index.js';
+import type { Diagnostic, RepoReader, StageResult } from '../base/index.js';
 import { loadFleetDir } from './io/load-dir.js';
 import { manifestJson } from './manifest-json.js';
 import { validateFleet } from './validate.js';
@@ -9,6 +9,11 @@ import { validateFleet } from './validate.js';
 export interface FleetStageOptions {
   /** The repository root that finding paths are relative to. Default: `dir`. */
   readonly root?: string;
+  /**
+   * The repository's reader (rooted at `root`): the fleet is read through it, so its rules on
+   * links, size and labelwise's own output apply. Default: a reader opened at `dir`.
+   */
+  readonly reader?: RepoReader;
 }
 
 /** Host × layer matrix for the HTML report: `applies[h][l]` is whether layer l reaches host h. */
@@ -27,8 +32,12 @@ export async function buildFleetStage(
   dir: string,
   options: FleetStageOptions = {},
 ): Promise<StageResult & { data: FleetMatrix }> {
-  const fleet = await loadFleetDir(dir);
   const root = options.root ?? dir;
+  const inRepo = relative(resolve(root), resolve(dir)).split(sep).join('/');
+  const fleet =
+    options.reader === undefined || inRepo.startsWith('..')
+      ? await loadFleetDir(dir)
+      : await loadFleetDir(inRepo, dir, options.reader);
   const toRepo = (file: string): string =>
     relative(resolve(root), resolve(join(dir, fleet.root, file)))
       .split(sep)

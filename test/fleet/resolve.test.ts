@@ -52,7 +52,7 @@ test('§2 layers are selected in discovery order with their reasons', () => {
       ...hosts,
       'base/l.yaml': layer('base', 0),
       'web/l.yaml': layer('role-web', 30, '  labels:\n    role: web\n'),
-      'site/l.yaml': layer('sites', 20, '  oneOf:\n    site: [london, frankfurt]\n'),
+      'sites/l.yaml': layer('sites', 20, '  oneOf:\n    site: [london, frankfurt]\n'),
       'db/l.yaml': layer('role-db', 30, '  labels:\n    role: database\n'),
       'one/l.yaml': layer('only-web-001', 100, '  labels:\n    datum/host: web-001\n'),
       'not/l.yaml': layer(

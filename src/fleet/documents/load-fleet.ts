@@ -52,19 +52,28 @@ export interface LoadOptions {
    * under the root and not excluded is a `FLEET_FILE_TOO_LARGE` error. Default: none.
    */
   readonly oversized?: Iterable<{ readonly path: string; readonly size: number }>;
+  /**
+   * Other problems the reader met with YAML files of the directory (relative with `/`): kept
+   * when the file is under the root and not excluded. Default: none.
+   */
+  readonly diagnostics?: Iterable<FleetProblem>;
 }
 
 /** YAML files larger than this are not read (the io readers skip them and report them). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Directory names never descended into. */
+/**
+ * Directory names never descended into (below the directory read): Datum's list, so a fleet at
+ * a repository root with CI workflows, a docs site or a virtualenv validates as Datum sees it.
+ */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.git',
-  '.hg',
-  '.svn',
+  '.github',
   'node_modules',
-  '.direnv',
+  'site',
   '.venv',
+  '.cache',
+  'bin',
 ]);
 
 /** Whether a path (relative, `/`-separated) is a YAML file outside skipped directories. */
@@ -231,6 +240,12 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       file: path,
       message: `${path} is ${big.size} bytes; fleet files are limited to ${MAX_FILE_BYTES} (16 MiB) and it was not read`,
     });
+  }
+  for (const d of options.diagnostics ?? []) {
+    if (d.file === undefined || !d.file.startsWith(prefix)) continue;
+    const path = d.file.slice(prefix.length);
+    if (isExcluded(path)) continue;
+    problems.push({ ...d, file: path });
   }
   for (const link of options.links ?? []) {
     if (!link.startsWith(prefix) || !isCandidate(link)) continue;

@@ -113,6 +113,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
   const paths: string[] = [];
   const links: string[] = [];
   const oversized: { path: string; size: number }[] = [];
+  const others = new Map<string, string>();
   for (const line of listing.split('\u0000')) {
     // `<mode> SP <type> SP <object> SP+ <size> TAB <path>`
     const tab = line.indexOf('\t');
@@ -122,7 +123,10 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     if (type !== 'blob' || sha === undefined || !path.startsWith(prefix)) continue;
     const rel = path.slice(prefix.length);
     paths.push(rel);
-    if (!isCandidate(rel)) continue;
+    if (!isCandidate(rel)) {
+      if (mode !== '120000' && Number(size) <= MAX_FILE_BYTES) others.set(rel, sha);
+      continue;
+    }
     // A symbolic link is a blob holding the target's name: never read, as on disk.
     if (mode === '120000') {
       links.push(rel);
@@ -143,6 +147,14 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
     paths,
     links,
     oversized,
+    read: async (wanted) => {
+      const found = wanted.filter((path) => others.has(path));
+      const data = await catBlobs(
+        top,
+        found.map((path) => others.get(path) as string),
+      );
+      return new Map(found.map((path, i) => [path, data[i] as Buffer]));
+    },
   };
 }
 

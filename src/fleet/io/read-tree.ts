@@ -1,10 +1,11 @@
 /**
- * Reads a fleet directory from disk: every YAML file below it, skipping version-control and
- * dependency directories and never following symbolic links (a link loop must not hang us).
+ * Reads a fleet directory of a repository through the shared {@link RepoReader}: every YAML file
+ * below it, skipping the directories Datum skips. The reader never follows a link out of the
+ * repository, never opens special files and bounds every file's size; what it skipped comes back
+ * as the fleet's own codes (`FLEET_SYMLINK_SKIPPED`, `FLEET_FILE_TOO_LARGE`).
  */
-import { lstat, readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { LabelwiseError } from '../../base/errors.js';
+import { LabelwiseError, RepoReader } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
 import { MAX_FILE_BYTES, SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
 import type { FleetFile } from '../documents/load-fleet.js';
 
@@ -15,94 +16,112 @@ export interface FleetTree {
   readonly files: FleetFile[];
   /** Every file (any kind), relative with `/`; `source:`/`template:` are checked against it. */
   readonly paths: string[];
-  /** YAML files that are symbolic links: never read, reported so they are not missed silently. */
+  /** YAML files that are links the reader would not follow: never read, reported as warnings. */
   readonly links: string[];
   /**
    * YAML files over {@link MAX_FILE_BYTES}: never read. Reported by the loader unless excluded,
    * so a large file under an excluded directory cannot stop the fleet from loading.
    */
   readonly oversized: { readonly path: string; readonly size: number }[];
+  /** Other problems the reader met (unreadable files, special files), paths relative to the tree. */
+  readonly diagnostics?: Diagnostic[];
+  /** Reads other files of the tree (File `source`/`template`), for the manifest digest. */
+  readonly read?: (paths: readonly string[]) => Promise<Map<string, Uint8Array>>;
 }
 
+/** The reader's own codes, as the fleet module has always named them. */
+const RENAMED: Readonly<Record<string, string>> = {
+  READ_UNREADABLE: 'FLEET_UNREADABLE',
+  READ_NOT_A_DIRECTORY: 'FLEET_NOT_A_DIRECTORY',
+};
+
 /**
- * Checks that `dir` is a directory. The directory the user names may itself be a symbolic link
- * (only links inside the tree are never followed). Throws `FLEET_NOT_A_DIRECTORY` (input) or an
- * `unavailable` `FLEET_UNREADABLE`.
+ * Opens the directory `dir` as a repository. The directory may itself be a symbolic link. Throws
+ * `FLEET_NOT_A_DIRECTORY` (input) or an `unavailable` `FLEET_UNREADABLE`.
  */
-export async function assertDirectory(dir: string): Promise<void> {
-  let info;
+export function openFleetReader(dir: string): RepoReader {
   try {
-    info = await stat(dir);
+    return RepoReader.open(dir, { maxFileBytes: MAX_FILE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new LabelwiseError(
-      'FLEET_UNREADABLE',
-      `cannot read ${dir}: ${code === 'ENOENT' ? 'no such file or directory' : (code ?? String(error))}`,
-      { file: dir },
-      undefined,
-      'unavailable',
-    );
-  }
-  if (!info.isDirectory())
-    throw new LabelwiseError(
-      'FLEET_NOT_A_DIRECTORY',
-      `${dir} is not a directory`,
-      { file: dir },
-      'name the fleet directory (the one holding the Fleet document), not a file in it',
-    );
-}
-
-/**
- * Every YAML file under `dir`, paths relative to it with `/`, and the paths of all other files.
- * Throws an `unavailable` LabelwiseError when `dir` cannot be read.
- */
-export async function readFleetFiles(dir: string): Promise<FleetTree> {
-  await assertDirectory(dir);
-  const files: FleetFile[] = [];
-  const paths: string[] = [];
-  const links: string[] = [];
-  const oversized: { path: string; size: number }[] = [];
-  const walk = async (abs: string, rel: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(abs, { withFileTypes: true });
-    } catch (error) {
+    if (error instanceof LabelwiseError && RENAMED[error.code] !== undefined) {
+      const code = RENAMED[error.code] as string;
       throw new LabelwiseError(
-        'FLEET_UNREADABLE',
-        `cannot read directory ${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        { file: rel || '.' },
-        undefined,
-        'unavailable',
+        code,
+        error.message,
+        error.source,
+        code === 'FLEET_NOT_A_DIRECTORY'
+          ? 'name the fleet directory (the one holding the Fleet document), not a file in it'
+          : error.hint,
+        error.kind,
       );
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRS.has(entry.name)) await walk(join(abs, entry.name), path);
-      } else if (entry.isFile() || entry.isSymbolicLink()) paths.push(path);
-      if (entry.isSymbolicLink() && isCandidate(path)) links.push(path);
-      if (entry.isFile() && isCandidate(path)) {
-        const full = join(abs, entry.name);
-        const info = await lstat(full);
-        if (info.size > MAX_FILE_BYTES) {
-          oversized.push({ path, size: info.size });
-          continue;
-        }
-        try {
-          files.push({ path, bytes: await readFile(full) });
-        } catch (error) {
-          throw new LabelwiseError(
-            'FLEET_UNREADABLE',
-            `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-            { file: path },
-            undefined,
-            'unavailable',
-          );
-        }
-      }
+    throw error;
+  }
+}
+
+/** Checks that `dir` is a directory (for git, which runs in it). Throws as {@link openFleetReader}. */
+export async function assertDirectory(dir: string): Promise<void> {
+  openFleetReader(dir);
+  await Promise.resolve();
+}
+
+/** Whether `path` is `dir` or below it (repository-relative, `''` is the root). */
+function under(path: string, dir: string): boolean {
+  return dir === '' || path === dir || path.startsWith(`${dir}/`);
+}
+
+/**
+ * Every YAML file under the repository directory `dir` (`''`: the reader's root), paths relative
+ * to `dir` with `/`, and the paths of all other files.
+ */
+export function readFleetTree(reader: RepoReader, dir = ''): FleetTree {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const before = reader.diagnostics.length;
+  const entries = reader.list(dir, { skipDirs: SKIPPED_DIRS });
+  const files: FleetFile[] = [];
+  const paths: string[] = [];
+  const oversized: { path: string; size: number }[] = [];
+  for (const entry of entries) {
+    const path = entry.path.slice(prefix.length);
+    paths.push(path);
+    if (!isCandidate(path)) continue;
+    if (entry.size > MAX_FILE_BYTES) {
+      oversized.push({ path, size: entry.size });
+      continue;
     }
+    const bytes = reader.readBytes(entry.path);
+    if (bytes !== undefined) files.push({ path, bytes });
+  }
+  const links: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const d of reader.diagnostics.slice(before)) {
+    if (d.file === undefined || !under(d.file, dir)) continue;
+    const path = d.file.slice(prefix.length);
+    if (d.code === 'READ_TOO_LARGE') {
+      if (!oversized.some((o) => o.path === path))
+        oversized.push({ path, size: MAX_FILE_BYTES + 1 });
+    } else if (
+      d.code === 'READ_SYMLINK_OUTSIDE' ||
+      d.code === 'READ_BROKEN_SYMLINK' ||
+      d.code === 'READ_OUTSIDE_REPOSITORY'
+    ) {
+      if (isCandidate(path)) links.push(path);
+    } else if (isCandidate(path)) diagnostics.push({ ...d, file: path });
+  }
+  const read = (wanted: readonly string[]): Promise<Map<string, Uint8Array>> => {
+    const out = new Map<string, Uint8Array>();
+    const known = new Set(paths);
+    for (const path of wanted) {
+      if (!known.has(path)) continue;
+      const bytes = reader.readBytes(`${prefix}${path}`);
+      if (bytes !== undefined) out.set(path, bytes);
+    }
+    return Promise.resolve(out);
   };
-  await walk(dir, '');
-  return { files, paths, links, oversized };
+  return { files, paths, links, oversized, diagnostics, read };
+}
+
+/** Every YAML file under `dir` on disk, read through a {@link RepoReader} rooted there. */
+export function readFleetFiles(dir: string): Promise<FleetTree> {
+  return Promise.resolve(readFleetTree(openFleetReader(dir)));
 }

@@ -16,6 +16,7 @@ import {
   validateFleet,
 } from '../../../src/fleet/index.js';
 import type { Fleet, FleetProblem } from '../../../src/fleet/index.js';
+import { excludeMatcher } from '../../../src/fleet/documents/exclude-globs.js';
 
 interface ExpectedProblem {
   code: string;
@@ -60,6 +61,11 @@ interface Suite {
   area: string;
   defaults?: { files?: Record<string, string> };
   cases: Case[];
+  /** Exclude-glob vectors: `pattern` excludes `path` or not. */
+  globs?: {
+    upstream: { file: string; test: string };
+    cases: { pattern: string; path: string; want: boolean }[];
+  };
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -164,6 +170,16 @@ for (const file of suites) {
       runCase(suite, c);
     });
   }
+}
+
+for (const file of suites) {
+  const suite = parse(readFileSync(join(here, file), 'utf8')) as Suite;
+  const globs = suite.globs;
+  if (globs === undefined) continue;
+  for (const g of globs.cases)
+    test(`datum ${suite.area}: exclude ${JSON.stringify(g.pattern)} ${g.want ? 'matches' : 'does not match'} ${g.path} (${globs.upstream.file} ${globs.upstream.test})`, () => {
+      assert.equal(excludeMatcher([g.pattern])(g.path), g.want);
+    });
 }
 
 test('every conformance case names an upstream file of dsgnr/datum and a test or doc section', () => {
