@@ -306,3 +306,14 @@ test('an unclaimed backend says when an anchor with an invalid scope may be the 
     ],
   );
 });
+
+test('a .env line that cannot be read is located in .env; an unterminated quote ends the file', () => {
+  const report = check({
+    'compose.yaml': 'services:\n  a:\n    environment: { X: "${GOOD}" }\n',
+    '.env': 'GOOD=1\nBAD="unterminated\n',
+  });
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.file, e.line]),
+    [['ANCHOR_COMPOSE_ENV_FILE', '.env', 2]],
+  );
+});
