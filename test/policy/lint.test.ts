@@ -94,6 +94,14 @@ const cases: {
     mentions: ['default:all-unauthenticated'],
   },
   {
+    dir: 'authz-broader-than-routes',
+    code: 'POLICY_AUTHZ_BROADER_THAN_ROUTES',
+    severity: 'warning',
+    line: 42,
+    object: 'ServerAuthorization ns/reader-everywhere',
+    mentions: ['write (DELETE)', 'Server api'],
+  },
+  {
     dir: 'rewrite-collision',
     code: 'POLICY_REWRITE_COLLISION',
     severity: 'warning',

@@ -9,6 +9,7 @@ import {
   lintRouteStatus,
 } from './lint-routes.js';
 import { lintShadowedRules } from './shadowed-rules.js';
+import { lintBroadAuthorizations } from './broad-authorizations.js';
 import {
   lintMissingAuthentications,
   lintMissingTargets,
@@ -31,6 +32,7 @@ export function lintModel(model: PolicyModel): PolicyProblem[] {
     ...lintProbes(model),
     ...lintShadowedRules(model),
     ...lintIneffectiveRoutePolicies(model),
+    ...lintBroadAuthorizations(model),
     ...lintRewriteCollisions(model),
   ];
   return sortProblems(all);
