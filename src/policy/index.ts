@@ -26,3 +26,24 @@ export type { Template, TemplateHit } from './path-template.js';
 export { TemplateRouter, matchTemplate, parseTemplate } from './path-template.js';
 export type { PolicyStageOptions } from './stage.js';
 export { buildPolicyStage } from './stage.js';
+export type {
+  Expectation,
+  ExpectationResult,
+  Expected,
+  MatrixCell,
+  MatrixOptions,
+  MatrixRow,
+  PolicyMatrix,
+  Reachability,
+  Witness,
+} from './matrix/index.js';
+export {
+  checkExpectations,
+  computeMatrix,
+  expectationDiagnostics,
+  explainCell,
+  matrixCell,
+  matrixRow,
+  readExpectations,
+} from './matrix/index.js';
+export { normalizePodRef } from './resources/read-workloads.js';

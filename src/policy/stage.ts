@@ -4,6 +4,7 @@ import type { Diagnostic, StageResult } from '../base/index.js';
 import { compilePolicy } from './api.js';
 import { renderModel } from './compile/render.js';
 import { loadPolicyDir } from './io/read-dir.js';
+import { computeMatrix } from './matrix/index.js';
 import { sortProblems } from './lint/index.js';
 import { lintModel } from './lint/index.js';
 import type { SettingsInput } from './settings.js';
@@ -25,14 +26,18 @@ function toFinding(p: PolicyProblem): Diagnostic {
     ...(p.object === undefined ? {} : { object: p.object }),
     ...(p.file === undefined ? {} : { file: p.file }),
     ...(p.line === undefined ? {} : { line: p.line }),
-    message: p.path === undefined ? p.message : `${p.path}: ${p.message}`,
+    ...(p.path === undefined ? {} : { path: p.path }),
+    message: p.message,
+    ...(p.hint === undefined ? {} : { hint: p.hint }),
+    ...(p.witness === undefined ? {} : { witness: p.witness }),
   };
 }
 
 /**
  * Loads, validates, compiles and lints the policy directory `dir`. Returns admission errors and
  * lint diagnostics (file paths relative to `root`), `policy/compiled.json` as the one output, and
- * counts. Writes nothing. Throws only when `dir` cannot be read (`unavailable`).
+ * counts; `data` holds the compiled model, the diagnostics and the reachability `matrix`
+ * ({@link computeMatrix}). Writes nothing. Throws only when `dir` cannot be read (`unavailable`).
  */
 export async function buildPolicyStage(
   dir: string,
@@ -59,6 +64,12 @@ export async function buildPolicyStage(
       errors: problems.filter((p) => p.severity === 'error').length,
       warnings: problems.filter((p) => p.severity === 'warning').length,
     },
-    data: { directory: relative(root, absolute) || '.', compiled, diagnostics: problems },
+    data: {
+      directory: relative(root, absolute) || '.',
+      compiled,
+      diagnostics: problems,
+      // Who can reach what, for the report's policy section (see docs/policy.md, "Matrix").
+      matrix: computeMatrix(model),
+    },
   };
 }

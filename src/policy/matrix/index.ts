@@ -1,0 +1,9 @@
+// Who can reach what: the matrix, its explanations and expectations checked against it.
+export type { ClientClass, ClientNetwork, ClientTerms, Reach } from './clients.js';
+export { clientClasses, clientTerms } from './clients.js';
+export type { MatrixCell, MatrixOptions, MatrixRow, PolicyMatrix, Reachability } from './matrix.js';
+export { computeMatrix } from './matrix.js';
+export type { Witness } from './witness.js';
+export { explainCell, matrixCell, matrixRow } from './explain.js';
+export type { Expectation, ExpectationResult, Expected } from './expectations.js';
+export { checkExpectations, expectationDiagnostics, readExpectations } from './expectations.js';
