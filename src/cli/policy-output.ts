@@ -1,36 +1,33 @@
-/** Rendering for `labelwise policy`: findings as text and JSON, decisions as a table and a trace. */
-import type { Decision, PolicyProblem } from '../policy/index.js';
+/**
+ * Rendering for `labelwise policy`: diagnostics in the one layout (`formatDiagnostic`), decisions
+ * as a table and a trace, the matrix as a table. Every input-derived string is escaped before it
+ * reaches the terminal: names, paths and trace lines come from files.
+ */
+import { escapeControl, formatDiagnostic } from '../base/index.js';
+import type { Diagnostic } from '../base/index.js';
+import type { Decision, PolicyMatrix } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { paint, renderTable } from './output.js';
 
-function location(p: PolicyProblem): string {
-  const parts = [p.file, p.line].filter((x) => x !== undefined).join(':');
-  return parts === '' ? '' : `${parts}: `;
-}
+const safe = (text: string): string => escapeControl(text, true);
 
-/** `file:line: severity CODE [object]: path: message`, then witness and hint lines. */
-export function formatProblem(p: PolicyProblem, io: CliIO): string {
-  const severity =
-    p.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
-  const object = p.object === undefined ? '' : ` [${p.object}]`;
-  const path = p.path === undefined ? '' : `${p.path}: `;
-  let text = `${location(p)}${severity} ${p.code}${object}: ${path}${p.message}`;
-  if (p.witness !== undefined) text += `\n  witness: ${JSON.stringify(p.witness)}`;
-  if (p.hint !== undefined) text += `\n  hint: ${p.hint}`;
+/** One diagnostic in the shared layout, plus its witness on its own line. */
+export function formatProblem(p: Diagnostic, io: CliIO): string {
+  let text = formatDiagnostic(p);
+  // Colour only the severity word, after escaping (the layout starts with location and severity).
+  const word = p.severity === 'error' ? 'error' : 'warning';
+  text = text.replace(
+    ` ${word} ${p.code}`,
+    ` ${paint(io, p.severity === 'error' ? 'red' : 'yellow', word)} ${p.code}`,
+  );
+  if (text.startsWith(`${word} `))
+    text = `${paint(io, p.severity === 'error' ? 'red' : 'yellow', word)}${text.slice(word.length)}`;
+  if (p.witness !== undefined) {
+    const hint = text.indexOf('\n  hint: ');
+    const line = `\n  witness: ${safe(JSON.stringify(p.witness))}`;
+    text = hint < 0 ? text + line : text.slice(0, hint) + line + text.slice(hint);
+  }
   return text;
-}
-
-/** A finding as JSON with a stable key order. */
-export function problemJson(p: PolicyProblem): Record<string, unknown> {
-  const out: Record<string, unknown> = { severity: p.severity, code: p.code };
-  if (p.object !== undefined) out.object = p.object;
-  if (p.file !== undefined) out.file = p.file;
-  if (p.line !== undefined) out.line = p.line;
-  if (p.path !== undefined) out.path = p.path;
-  out.message = p.message;
-  if (p.hint !== undefined) out.hint = p.hint;
-  if (p.witness !== undefined) out.witness = p.witness;
-  return out;
 }
 
 /** The decision as a small table, then the trace as numbered steps. */
@@ -38,25 +35,75 @@ export function printDecision(d: Decision, io: CliIO): void {
   const colour = d.decision === 'allow' ? 'green' : 'red';
   const rows: string[][] = [
     ['decision', paint(io, colour, `${d.decision}${d.status === null ? '' : ` (${d.status})`}`)],
-    ['server', d.server],
-    ['route', d.route === null ? '-' : `${d.route}${d.rule === null ? '' : ` rule ${d.rule}`}`],
-    ['authorization', d.authorization ?? '-'],
-    ['timeout', d.timeout ?? '-'],
+    ['server', safe(d.server)],
+    [
+      'route',
+      d.route === null ? '-' : `${safe(d.route)}${d.rule === null ? '' : ` rule ${d.rule}`}`,
+    ],
+    ['authorization', d.authorization === null ? '-' : safe(d.authorization)],
+    ['timeout', d.timeout === null ? '-' : safe(d.timeout)],
     ['precedence', d.precedence],
   ];
   if (d.params !== undefined)
     rows.push([
       'params',
-      Object.entries(d.params)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', '),
+      safe(
+        Object.entries(d.params)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', '),
+      ),
     ]);
   if (d.rewrite !== undefined)
     rows.push([
       'rewrite',
-      `${d.rewrite.policy}: set ${JSON.stringify(d.rewrite.set)} clear ${JSON.stringify(d.rewrite.clear)}`,
+      safe(
+        `${d.rewrite.policy}: set ${JSON.stringify(d.rewrite.set)} clear ${JSON.stringify(d.rewrite.clear)}`,
+      ),
     ]);
   io.stdout(renderTable(rows));
   io.stdout('\nwhy:\n');
-  d.trace.forEach((line, i) => io.stdout(`  ${String(i + 1).padStart(2)}. ${line}\n`));
+  d.trace.forEach((line, i) => io.stdout(`  ${String(i + 1).padStart(2)}. ${safe(line)}\n`));
+}
+
+const MARK: Record<string, string> = { allow: 'allow', some: 'some', deny: '-' };
+
+/** The matrix as one table per namespace: a row per Server port and route, a column per client. */
+export function printMatrix(matrix: PolicyMatrix, io: CliIO): void {
+  if (matrix.rows.length === 0) {
+    io.stdout('no pods in the input, so nothing to reach\n');
+    return;
+  }
+  const clients = matrix.clients.map((c) => c.id);
+  const namespaces = [...new Set(matrix.rows.map((r) => r.namespace))];
+  namespaces.forEach((ns, n) => {
+    if (n > 0) io.stdout('\n');
+    io.stdout(`namespace ${safe(ns)}\n`);
+    const table: string[][] = [['SERVER:PORT', 'ROUTE', 'MATCHES', ...clients.map(safe)]];
+    for (const row of matrix.rows.filter((r) => r.namespace === ns)) {
+      const server = row.server.startsWith(`${ns}/`) ? row.server.slice(ns.length + 1) : row.server;
+      table.push([
+        `${safe(server)}:${row.port}`,
+        safe(row.route),
+        safe(row.matches.length > 48 ? `${row.matches.slice(0, 47)}…` : row.matches),
+        ...clients.map((c) => {
+          const reach = row.cells[c]?.reach ?? 'deny';
+          const mark = MARK[reach] ?? reach;
+          return reach === 'allow'
+            ? paint(io, 'green', mark)
+            : reach === 'some'
+              ? paint(io, 'yellow', mark)
+              : mark;
+        }),
+      ]);
+    }
+    io.stdout(renderTable(table));
+  });
+  io.stdout('\nclients:\n');
+  for (const c of matrix.clients) io.stdout(`  ${safe(c.id)}: ${safe(c.description)}\n`);
+  const outside = [...new Set(matrix.rows.flatMap((r) => r.alsoAdmits))];
+  if (outside.length > 0)
+    io.stdout(`also admitted somewhere, outside these columns: ${safe(outside.join(', '))}\n`);
+  io.stdout(
+    "localhost is always admitted. 'some': part of the column (some addresses or identities). Explain a cell: --explain ROW --client CLIENT (row ids: --json)\n",
+  );
 }

@@ -50,6 +50,9 @@ describe('labelwise policy authorize', () => {
       'timeout',
       'precedence',
       'trace',
+      'diagnostics',
+      'errors',
+      'warnings',
     ]);
     assert.deepEqual(
       { ...body, trace: undefined },
@@ -63,6 +66,9 @@ describe('labelwise policy authorize', () => {
         timeout: null,
         precedence: 'linkerd',
         trace: undefined,
+        diagnostics: [],
+        errors: 0,
+        warnings: 0,
       },
     );
     assert.ok((body.trace as string[]).some((line) => line.includes('authors-get-policy')));
@@ -264,13 +270,13 @@ describe('labelwise policy compile and lint', () => {
     const r = await cli('lint', DIR, '--json');
     assert.equal(r.code, 0);
     const body = JSON.parse(r.out) as {
-      findings: { code: string; file: string; line: number }[];
+      diagnostics: { code: string; file: string; line: number }[];
       errors: number;
       warnings: number;
     };
     assert.equal(body.errors, 0);
     assert.deepEqual(
-      body.findings.map((f) => [f.code, f.file, f.line]),
+      body.diagnostics.map((f) => [f.code, f.file, f.line]),
       [
         ['POLICY_PROBE_NOT_ROUTED', 'examples/homelab/policy/pods.yaml', 43],
         ['POLICY_PROBE_NOT_ROUTED', 'examples/homelab/policy/pods.yaml', 43],
@@ -316,19 +322,19 @@ describe('labelwise policy compile and lint', () => {
     const lint = await cli('lint', dir, '--json');
     assert.equal(lint.code, 1);
     const body = JSON.parse(lint.out) as {
-      findings: { severity: string; code: string; line: number; message: string }[];
+      diagnostics: { severity: string; code: string; line: number; message: string }[];
       errors: number;
       warnings: number;
     };
     assert.deepEqual(
-      body.findings.map((f) => [f.severity, f.code, f.line]),
+      body.diagnostics.map((f) => [f.severity, f.code, f.line]),
       [
         ['error', 'POLICY_INVALID_PROTOCOL', 12],
         ['warning', 'POLICY_REF_INVALID', 18],
       ],
     );
     assert.match(
-      body.findings[1]?.message ?? '',
+      body.diagnostics[1]?.message ?? '',
       /Server ns\/web is invalid \(see its error at .*policy\.yaml:12\)/,
     );
     assert.deepEqual([body.errors, body.warnings], [1, 1]);

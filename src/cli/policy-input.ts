@@ -1,0 +1,249 @@
+/**
+ * Inputs of `labelwise policy`: cluster settings (flags over an optional settings file) and the
+ * objects, read from a directory, one file, or a rendered stream on stdin (`-f -`, for
+ * `kustomize build` and `helm template` output).
+ */
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import { LabelwiseError } from '../base/errors.js';
+import { compilePolicy, loadPolicyDir, parseYamlDocs, readResources } from '../policy/index.js';
+import type {
+  PolicyModel,
+  PolicyProblem,
+  PolicyResources,
+  SettingsInput,
+} from '../policy/index.js';
+import type { CliIO } from './io.js';
+
+export interface SettingsFlags {
+  settings?: string;
+  defaultPolicy?: string;
+  clusterNetworks?: string;
+  probeNetworks?: string;
+  identityDomain?: string;
+  controlPlaneNamespace?: string;
+  /** `-f PATH`: the input instead of the DIR argument; `-` reads stdin. */
+  filename?: string;
+  json?: boolean;
+}
+
+export function settingsOptions(command: Command): Command {
+  return command
+    .option(
+      '--default-policy <policy>',
+      'cluster default inbound policy (default: all-unauthenticated)',
+    )
+    .option(
+      '--cluster-networks <cidrs>',
+      'comma-separated cluster networks (default: 10.0.0.0/8,100.64.0.0/10,172.16.0.0/12,192.168.0.0/16,fd00::/8)',
+    )
+    .option(
+      '--probe-networks <cidrs>',
+      "networks probes come from; '' disables probe routes (default: 0.0.0.0/0,::/0)",
+    )
+    .option('--identity-domain <domain>', 'trust domain of identities (default: cluster.local)')
+    .option('--control-plane-namespace <ns>', 'Linkerd control plane namespace (default: linkerd)')
+    .option(
+      '--settings <file>',
+      'YAML file with defaultPolicy, clusterNetworks, probeNetworks, identityDomain, controlPlaneNamespace',
+    )
+    .option(
+      '-f, --filename <path>',
+      "read the objects from this file or directory instead of DIR; '-' reads a rendered stream from stdin",
+    )
+    .option('--json', 'print JSON on stdout');
+}
+
+const SETTING_KEYS = [
+  'defaultPolicy',
+  'clusterNetworks',
+  'probeNetworks',
+  'identityDomain',
+  'controlPlaneNamespace',
+] as const;
+
+/** A settings file is a few lines; more than this is not one (and `/dev/zero` never ends). */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+async function readSmall(file: string, shown: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_SETTINGS_BYTES) {
+        throw new LabelwiseError(
+          'POLICY_INVALID_SETTING',
+          `settings file is larger than ${MAX_SETTINGS_BYTES} bytes`,
+          { file: shown },
+        );
+      }
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<SettingsInput> {
+  const out: SettingsInput = {};
+  if (flags.settings !== undefined) {
+    let text: string;
+    try {
+      text = await readSmall(resolve(io.cwd, flags.settings), flags.settings);
+    } catch (error) {
+      if (error instanceof LabelwiseError) throw error;
+      throw new LabelwiseError(
+        'POLICY_UNREADABLE',
+        `cannot read settings file ${flags.settings}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
+        { file: flags.settings },
+        undefined,
+        'unavailable',
+      );
+    }
+    let value: unknown;
+    try {
+      value = parseYaml(text, { maxAliasCount: 100 });
+    } catch (error) {
+      throw new LabelwiseError(
+        'POLICY_INVALID_SETTING',
+        `settings file is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`,
+        { file: flags.settings },
+      );
+    }
+    if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+      throw new LabelwiseError('POLICY_INVALID_SETTING', 'settings file must be a mapping', {
+        file: flags.settings,
+      });
+    }
+    for (const [k, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+      if (!(SETTING_KEYS as readonly string[]).includes(k)) {
+        throw new LabelwiseError(
+          'POLICY_INVALID_SETTING',
+          `unknown setting ${JSON.stringify(k)}`,
+          { file: flags.settings, path: k },
+          `known settings: ${SETTING_KEYS.join(', ')}`,
+        );
+      }
+      const ok =
+        typeof v === 'string' ||
+        ((k === 'clusterNetworks' || k === 'probeNetworks') &&
+          Array.isArray(v) &&
+          v.every((x) => typeof x === 'string'));
+      if (!ok)
+        throw new LabelwiseError(
+          'POLICY_INVALID_SETTING',
+          `setting ${k} must be ${k.endsWith('Networks') ? 'a list of CIDRs or a comma-separated string' : 'a string'}`,
+          { file: flags.settings, path: k },
+        );
+      (out as Record<string, unknown>)[k] = v;
+    }
+  }
+  if (flags.defaultPolicy !== undefined) out.defaultPolicy = flags.defaultPolicy;
+  if (flags.clusterNetworks !== undefined) out.clusterNetworks = flags.clusterNetworks;
+  if (flags.probeNetworks !== undefined) out.probeNetworks = flags.probeNetworks;
+  if (flags.identityDomain !== undefined) out.identityDomain = flags.identityDomain;
+  if (flags.controlPlaneNamespace !== undefined)
+    out.controlPlaneNamespace = flags.controlPlaneNamespace;
+  return out;
+}
+
+export interface LoadedInput {
+  readonly resources: PolicyResources;
+  readonly problems: PolicyProblem[];
+  readonly files: string[];
+}
+
+/** A rendered stream is one file's worth of YAML: the same limit as for files. */
+const MAX_STDIN_BYTES = 16 * 1024 * 1024;
+
+/** Reads stdin to the end, refusing a terminal (it would wait for typing) and oversized input. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) {
+    throw new LabelwiseError(
+      'POLICY_NO_FILES',
+      '-f - reads objects from stdin, but stdin is a terminal',
+      { file: '<stdin>' },
+      'pipe a rendered stream into it: kustomize build overlay | labelwise policy lint -f -',
+    );
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += buffer.length;
+    if (total > MAX_STDIN_BYTES) {
+      throw new LabelwiseError(
+        'POLICY_FILE_TOO_LARGE',
+        `stdin holds more than the limit of ${MAX_STDIN_BYTES} bytes`,
+        { file: '<stdin>' },
+      );
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Objects from YAML text: what `-f -` gives, and tests that have no directory. */
+export function loadText(text: string, file: string): LoadedInput {
+  const parsed = parseYamlDocs(text, file);
+  const read = readResources(parsed.docs);
+  return {
+    resources: read.resources,
+    problems: [...parsed.problems, ...read.problems],
+    files: [file],
+  };
+}
+
+/** The input a command names: DIR, or `-f PATH` (`-`: stdin), never both. */
+async function readInput(
+  dir: string | undefined,
+  flags: SettingsFlags,
+  io: CliIO,
+): Promise<LoadedInput> {
+  if (dir !== undefined && flags.filename !== undefined) {
+    throw new LabelwiseError(
+      'POLICY_NO_FILES',
+      `both DIR (${JSON.stringify(dir)}) and -f ${JSON.stringify(flags.filename)} were given`,
+      { path: 'filename' },
+      'pass one input: a directory, a file, or -f - for stdin',
+    );
+  }
+  const source = dir ?? flags.filename;
+  if (source === undefined) {
+    throw new LabelwiseError(
+      'POLICY_NO_FILES',
+      'no input: pass DIR, or -f - to read a rendered stream from stdin',
+      { path: 'dir' },
+      'labelwise policy lint examples/homelab/policy',
+    );
+  }
+  if (source === '-') return loadText(await readStdin(), '<stdin>');
+  const loaded = await loadPolicyDir(resolve(io.cwd, source), { root: io.cwd });
+  if (loaded.files.length === 0) {
+    throw new LabelwiseError(
+      'POLICY_NO_FILES',
+      `${source} holds no .yaml or .yml files`,
+      { file: source },
+      'pass the directory with your Servers, routes and policies',
+    );
+  }
+  return loaded;
+}
+
+/** Settings, input and the compiled model of one command. */
+export async function load(
+  dir: string | undefined,
+  flags: SettingsFlags,
+  io: CliIO,
+): Promise<{ loaded: LoadedInput; model: PolicyModel }> {
+  const settings = await readSettings(flags, io);
+  const loaded = await readInput(dir, flags, io);
+  const model = compilePolicy(loaded.resources, settings);
+  return { loaded, model };
+}
