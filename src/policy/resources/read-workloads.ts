@@ -86,14 +86,18 @@ export function normalizePodRef(ref: string): string {
   return short === undefined ? ref : `${namespace}/${short}/${name}`;
 }
 
-/** The template as a document of its own, with lines and paths still pointing into the file. */
+/**
+ * The template as a document of its own, with lines and paths still pointing into the file:
+ * every position function of the document is shifted by the template's path.
+ */
 function templateDoc(doc: YamlDoc, prefix: Path, value: unknown): YamlDoc {
-  return {
-    file: doc.file,
-    index: doc.index,
-    value,
-    lineOf: (path) => doc.lineOf([...prefix, ...path]),
-  };
+  const shifted = (path: Path): Path => [...prefix, ...path];
+  const out: Record<string, unknown> = { ...doc, value };
+  for (const [key, fn] of Object.entries(doc)) {
+    if (typeof fn === 'function')
+      out[key] = (path: Path): unknown => (fn as (p: Path) => unknown).call(doc, shifted(path));
+  }
+  return out as unknown as YamlDoc;
 }
 
 /**
