@@ -27,8 +27,8 @@ export interface CheckedFiles extends CheckReport {
 }
 
 /**
- * Checks files held in memory; the first file (in insertion order, `.env` and env files aside)
- * is the main one.
+ * Checks files held in memory. The Compose files are, unless named, the top-level
+ * `compose*.yaml` files in insertion order (the first is the main one).
  */
 export function checkFiles(
   files: Record<string, string>,
@@ -40,7 +40,9 @@ export function checkFiles(
     profiles?: string[];
   } = {},
 ): CheckedFiles {
-  const composeFiles = options.composeFiles ?? Object.keys(files).filter((p) => /\.ya?ml$/.test(p));
+  const composeFiles =
+    options.composeFiles ??
+    Object.keys(files).filter((p) => /^(docker-)?compose([.-][\w.-]+)?\.ya?ml$/.test(p));
   const report = checkComposeProject({
     files: composeFiles,
     fs: memoryFileSystem(files),
