@@ -287,21 +287,35 @@ export class PolicyModel {
     return defaultRoutes(probes, this.probe, timeouts, rewrites);
   }
 
-  /** ServerAuthorizations by namespace, built on first use (a scan per Server is quadratic). */
-  private serverAuthorizationsByNamespace?: Map<string, ServerAuthorization[]>;
+  /**
+   * ServerAuthorizations that may select a Server: those naming it, and the namespace's
+   * selector-based ones. Indexed on first use: a scan of every ServerAuthorization per Server is
+   * quadratic (6,000 Servers with one ServerAuthorization each in one namespace).
+   */
+  private serverAuthorizationIndex?: {
+    byName: Map<string, ServerAuthorization[]>;
+    bySelector: Map<string, ServerAuthorization[]>;
+  };
 
-  private serverAuthorizationsIn(namespace: string): readonly ServerAuthorization[] {
-    let index = this.serverAuthorizationsByNamespace;
+  private serverAuthorizationsFor(server: Server): ServerAuthorization[] {
+    let index = this.serverAuthorizationIndex;
     if (index === undefined) {
-      index = new Map();
+      index = { byName: new Map(), bySelector: new Map() };
       for (const sa of this.resources.serverAuthorizations) {
-        const list = index.get(sa.meta.namespace);
-        if (list === undefined) index.set(sa.meta.namespace, [sa]);
+        const [map, k] =
+          'name' in sa.server
+            ? [index.byName, key(sa.meta.namespace, sa.server.name)]
+            : [index.bySelector, sa.meta.namespace];
+        const list = map.get(k);
+        if (list === undefined) map.set(k, [sa]);
         else list.push(sa);
       }
-      this.serverAuthorizationsByNamespace = index;
+      this.serverAuthorizationIndex = index;
     }
-    return index.get(namespace) ?? [];
+    return [
+      ...(index.byName.get(key(server.meta.namespace, server.meta.name)) ?? []),
+      ...(index.bySelector.get(server.meta.namespace) ?? []),
+    ];
   }
 
   /** Server-level authorizations and attached routes, computed once per Server. */
@@ -312,7 +326,7 @@ export class PolicyModel {
     const authorizations: Authorization[] = [];
     const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
     if (access !== undefined) authorizations.push(access);
-    for (const sa of this.serverAuthorizationsIn(server.meta.namespace)) {
+    for (const sa of this.serverAuthorizationsFor(server)) {
       if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
       const selects =
         'name' in sa.server
