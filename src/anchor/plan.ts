@@ -18,6 +18,7 @@ import type {
   Proto,
   Snapshot,
 } from './model.js';
+import { claimPorts } from './port-claims.js';
 import { chooseSharedNetwork } from './shared-network.js';
 
 export interface PlanOptions {
@@ -139,8 +140,9 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
   }
 
   const backends: BackendClaim[] = [];
-  // Candidates are in created-then-name order, so the first claim of a key is the winner.
-  const claims = new Map<string, { entry: DnatEntry; losers: string[] }>();
+  // Candidates are in created-then-name order, so the first request for a key is the winner
+  // (the rule the static check shares, port-claims.ts).
+  const requests: DnatEntry[] = [];
   for (const candidate of candidates) {
     const attachment = candidate.networks.find((n) => n.name === choice.network);
     const ipv4 = validIpv4(attachment?.ipv4);
@@ -163,34 +165,25 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
     const targets: [Family, string][] = [];
     if (ipv4 !== undefined) targets.push(['ipv4', ipv4]);
     if (ipv6 !== undefined) targets.push(['ipv6', ipv6]);
-    for (const [family, address] of targets) {
-      for (const item of candidate.expose) {
-        const key = `${family}/${item.proto}/${item.port}`;
-        const claim = claims.get(key);
-        if (claim !== undefined) {
-          claim.losers.push(candidate.info.name);
-          continue;
-        }
-        claims.set(key, {
-          entry: {
-            family,
-            proto: item.proto,
-            port: item.port,
-            address,
-            backendPort: item.backendPort,
-            container: candidate.info.name,
-          },
-          losers: [],
+    for (const [family, address] of targets)
+      for (const item of candidate.expose)
+        requests.push({
+          family,
+          proto: item.proto,
+          port: item.port,
+          address,
+          backendPort: item.backendPort,
+          container: candidate.info.name,
         });
-      }
-    }
   }
+  const claims = claimPorts(requests).map((c) => ({
+    entry: c.winner,
+    losers: c.losers.map((l) => l.container),
+  }));
 
-  const entries = [...claims.values()].map((c) => c.entry).sort(compareEntries);
+  const entries = claims.map((c) => c.entry).sort(compareEntries);
   const conflicts: PortConflict[] = [];
-  for (const { entry, losers } of [...claims.values()].sort((a, b) =>
-    compareEntries(a.entry, b.entry),
-  )) {
+  for (const { entry, losers } of [...claims].sort((a, b) => compareEntries(a.entry, b.entry))) {
     if (losers.length === 0) continue;
     conflicts.push({
       family: entry.family,
