@@ -1,6 +1,6 @@
 /**
  * `--format sarif|junit` and `--fail-on warning|error` for every command that checks something
- * (build, diff, validate, lint, check). Each of those commands prints the one JSON shape with
+ * (build, validate, lint, check; `diff` has its own, with Markdown). Each of those commands prints the one JSON shape with
  * `--json` (docs/errors.md): the formats here are made from that shape, so every check gets
  * SARIF, JUnit XML and the same exit rule without code of its own.
  */
@@ -23,7 +23,6 @@ export interface CheckFlags {
 /** Commands that check and report diagnostics: `group` or `group subcommand`. */
 const CHECKS = new Set([
   'build',
-  'diff',
   'fleet validate',
   'fleet resolve',
   'catalog check',

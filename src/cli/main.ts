@@ -6,6 +6,7 @@
 import { LabelwiseError } from '../base/errors.js';
 import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
 import { formatError } from './format-error.js';
+import { VERSION } from './version.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';
 import { printJson } from './output.js';
@@ -16,6 +17,10 @@ const GROUPS: Readonly<
   build: {
     summary: 'validate and resolve everything a repository holds',
     load: () => import('./build.js'),
+  },
+  diff: {
+    summary: 'what a change does to what reaches what, between two git revisions',
+    load: () => import('./diff.js'),
   },
   selector: {
     summary: 'parse, match, explain and compare label selectors',
@@ -39,7 +44,7 @@ const GROUPS: Readonly<
   },
 };
 
-export const VERSION = '0.1.0';
+export { VERSION };
 
 function usage(): string {
   const width = Math.max(...Object.keys(GROUPS).map((name) => name.length));

@@ -17,3 +17,8 @@ export {
   readRepoConfig,
 } from './config.js';
 export type { PartPaths, RepoConfig } from './config.js';
+export { compareBuilds } from './diff/compare.js';
+export type { Side } from './diff/compare.js';
+export type { RepoDiff } from './diff/model.js';
+export { renderDiffText } from './diff/render-text.js';
+export { MARKDOWN_LIMIT, renderDiffMarkdown } from './diff/render-markdown.js';

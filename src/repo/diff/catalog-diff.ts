@@ -1,0 +1,73 @@
+/**
+ * Catalog: the rendered manifests added, removed and changed (a unified diff per object), and
+ * the allowed flows between services that the change opens or closes, as the catalog stage's
+ * reachability proof reports them.
+ */
+import { createTwoFilesPatch } from 'diff';
+import { compareText } from '../../base/index.js';
+import type { FlowChange, ManifestChange } from './model.js';
+
+const MANIFEST_FILE = /^apps\/.+\.ya?ml$/;
+
+/** Past this many lines a patch is cut: a reviewer reads the first part, the file has the rest. */
+const PATCH_LINE_LIMIT = 400;
+
+function cut(patch: string): string {
+  const lines = patch.split('\n');
+  if (lines.length <= PATCH_LINE_LIMIT) return patch;
+  return `${lines.slice(0, PATCH_LINE_LIMIT).join('\n')}\n… ${lines.length - PATCH_LINE_LIMIT} more lines\n`;
+}
+
+export function diffManifests(
+  from: Readonly<Record<string, string>>,
+  to: Readonly<Record<string, string>>,
+): ManifestChange[] {
+  const files = new Set(
+    [...Object.keys(from), ...Object.keys(to)].filter((f) => MANIFEST_FILE.test(f)),
+  );
+  const changes: ManifestChange[] = [];
+  for (const file of [...files].sort(compareText)) {
+    const a = from[file];
+    const b = to[file];
+    if (a === b) continue;
+    if (a === undefined) changes.push({ file, change: 'added' });
+    else if (b === undefined) changes.push({ file, change: 'removed' });
+    else
+      changes.push({
+        file,
+        change: 'changed',
+        patch: cut(createTwoFilesPatch(`a/${file}`, `b/${file}`, a, b, '', '', { context: 3 })),
+      });
+  }
+  return changes;
+}
+
+/** The allowed flows of a catalog stage's data, as `from -> to:port` strings, when it has them. */
+export function catalogFlows(data: unknown): Set<string> | undefined {
+  const graph = (data as { graph?: { edges?: unknown } } | undefined)?.graph;
+  const edges = graph?.edges;
+  if (!Array.isArray(edges)) return undefined;
+  const flows = new Set<string>();
+  for (const edge of edges as Record<string, unknown>[]) {
+    const from = String(edge.from ?? edge.source ?? '?');
+    const to = String(edge.to ?? edge.target ?? '?');
+    const port = edge.port ?? edge.ports;
+    flows.add(
+      port === undefined
+        ? `${from} -> ${to}`
+        : `${from} -> ${to}:${Array.isArray(port) ? port.join(',') : String(port)}`,
+    );
+  }
+  return flows;
+}
+
+export function diffFlows(from: unknown, to: unknown): FlowChange[] {
+  const a = catalogFlows(from) ?? new Set<string>();
+  const b = catalogFlows(to) ?? new Set<string>();
+  const changes: FlowChange[] = [];
+  for (const flow of [...new Set([...a, ...b])].sort(compareText)) {
+    if (a.has(flow) && !b.has(flow)) changes.push({ flow, change: 'denied' });
+    if (!a.has(flow) && b.has(flow)) changes.push({ flow, change: 'allowed' });
+  }
+  return changes;
+}

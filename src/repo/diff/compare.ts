@@ -1,0 +1,80 @@
+/**
+ * Compares two builds of one repository: what the change does, module by module, and which
+ * diagnostics it introduces or resolves.
+ */
+import { countDiagnostics, sortDiagnostics } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
+import type { BuildRun } from '../build-run.js';
+import { diffClaims } from './anchor-diff.js';
+import { diffFlows, diffManifests } from './catalog-diff.js';
+import { diffFleet } from './fleet-diff.js';
+import type { RepoDiff } from './model.js';
+import { diffMatrix } from './policy-diff.js';
+
+/** A diagnostic's identity across revisions: lines move when a file is edited, the rest stays. */
+function identity(d: Diagnostic): string {
+  return JSON.stringify([d.severity, d.code, d.module, d.file, d.object, d.message]);
+}
+
+function stageData(build: BuildRun | undefined, module: string): unknown {
+  return build?.runs.find((run) => run.module === module)?.result.data;
+}
+
+export interface Side {
+  readonly revision: string;
+  readonly commit?: string;
+  /** Undefined when the revision holds nothing to build (a part added by the change). */
+  readonly build?: BuildRun;
+}
+
+const HAZARD = /IMMUTABLE|SHRINK|APPLY|MIGRATION/;
+const OVERLAP = /OVERLAP/;
+
+export function compareBuilds(from: Side, to: Side): RepoDiff {
+  const before = from.build?.files ?? {};
+  const after = to.build?.files ?? {};
+  const oldDiagnostics = from.build?.report.diagnostics ?? [];
+  const newDiagnostics = to.build?.report.diagnostics ?? [];
+  const seenBefore = new Set(oldDiagnostics.map(identity));
+  const seenAfter = new Set(newDiagnostics.map(identity));
+  const introduced = sortDiagnostics(newDiagnostics.filter((d) => !seenBefore.has(identity(d))));
+  const resolved = sortDiagnostics(oldDiagnostics.filter((d) => !seenAfter.has(identity(d))));
+  const fleet = { changes: diffFleet(before, after) };
+  const catalog = {
+    changes: diffManifests(before, after),
+    flows: diffFlows(stageData(from.build, 'catalog'), stageData(to.build, 'catalog')),
+    hazards: introduced.filter((d) => d.module === 'catalog' && HAZARD.test(d.code)),
+  };
+  const policy = {
+    changes: diffMatrix(stageData(from.build, 'policy'), stageData(to.build, 'policy')),
+    compiledChanged: before['policy/compiled.json'] !== after['policy/compiled.json'],
+  };
+  const anchor = {
+    changes: diffClaims(before, after),
+    overlapsIntroduced: introduced.filter((d) => d.module === 'anchor' && OVERLAP.test(d.code)),
+  };
+  const changed =
+    fleet.changes.length > 0 ||
+    catalog.changes.length > 0 ||
+    catalog.flows.length > 0 ||
+    policy.changes.length > 0 ||
+    policy.compiledChanged ||
+    anchor.changes.length > 0 ||
+    introduced.length > 0 ||
+    resolved.length > 0;
+  return {
+    from: {
+      revision: from.revision,
+      ...(from.commit !== undefined ? { commit: from.commit } : {}),
+    },
+    to: { revision: to.revision, ...(to.commit !== undefined ? { commit: to.commit } : {}) },
+    fleet,
+    catalog,
+    policy,
+    anchor,
+    introduced,
+    resolved,
+    errors: countDiagnostics(introduced).errors,
+    changed,
+  };
+}

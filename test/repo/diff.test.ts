@@ -1,0 +1,170 @@
+/**
+ * `labelwise diff` on a git repository made in the test: one commit with the example repository,
+ * a second that touches every module. The diff must name exactly the changes made, in every
+ * format, and never touch the work tree.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { memoryIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { MARKDOWN_LIMIT } from '../../src/repo/index.js';
+import type { RepoDiff } from '../../src/repo/index.js';
+import { skipWithout } from '../support/capabilities.js';
+
+const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
+
+function git(cwd: string, ...args: string[]): string {
+  const result = spawnSync(
+    'git',
+    [
+      '-c',
+      'user.name=labelwise test',
+      '-c',
+      'user.email=test@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      ...args,
+    ],
+    { cwd, encoding: 'utf8' },
+  );
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout.trim();
+}
+
+async function edit(path: string, from: string, to: string): Promise<void> {
+  const text = await readFile(path, 'utf8');
+  assert.ok(text.includes(from), `${path} holds ${from}`);
+  await writeFile(path, text.replace(from, to));
+}
+
+/** A checkout with two commits; the second touches the fleet, catalog, policy and Compose. */
+async function withHistory(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'labelwise-diff-'));
+  try {
+    await cp(HOMELAB, dir, { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'homelab');
+    await edit(
+      join(dir, 'fleet', 'layers', 'base', 'accounts.yaml'),
+      'mode: "0644"',
+      'mode: "0640"',
+    );
+    await edit(
+      join(dir, 'catalog', 'blog.yaml'),
+      'nginx-unprivileged:1.27.0',
+      'nginx-unprivileged:1.27.1',
+    );
+    await edit(join(dir, 'policy', 'books-policy.yaml'), '- name: traffic', '- name: traffic-v2');
+    await edit(
+      join(dir, 'compose', 'compose.yaml'),
+      'anchord.role: authentik-server',
+      'anchord.role: ldap-outpost',
+    );
+    git(dir, 'commit', '-q', '-am', 'touch every module');
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function diff(cwd: string, ...args: string[]) {
+  const io = memoryIO({ cwd });
+  const code = await run(['diff', '.', ...args], io);
+  return { code, out: io.out, err: io.err };
+}
+
+test('diff names exactly the changes made, module by module (JSON)', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    const before = git(dir, 'status', '--porcelain');
+    const result = await diff(dir, '--from', 'HEAD~1', '--to', 'HEAD', '--json');
+    assert.ok(result.code === 2 || result.code === 1, result.err);
+    const report = JSON.parse(result.out) as RepoDiff;
+    assert.equal(report.changed, true);
+    const fields = report.fleet.changes.flatMap((h) =>
+      h.fields.map((f) => `${h.host} ${f.resource} ${f.field} ${f.before} ${f.after}`),
+    );
+    assert.ok(
+      fields.length > 0 && fields.every((f) => / mode "0644" "0640"$/.test(f)),
+      fields.join('\n'),
+    );
+    assert.deepEqual(
+      report.catalog.changes.map((m) => `${m.change} ${m.file}`),
+      ['changed apps/blog/deployment-blog.yaml'],
+    );
+    assert.match(report.catalog.changes[0]?.patch ?? '', /^-.*1\.27\.0$/m);
+    assert.match(report.catalog.changes[0]?.patch ?? '', /^\+.*1\.27\.1$/m);
+    assert.equal(report.policy.compiledChanged, true);
+    assert.deepEqual(
+      report.anchor.changes.map((c) => `${c.change} ${c.backend}: ${c.before} -> ${c.after}`),
+      ['moved authentik_server: anchord-authentik -> anchord-ldap'],
+    );
+    assert.equal(git(dir, 'status', '--porcelain'), before, 'the work tree is untouched');
+    assert.deepEqual(
+      (await readdir(dir)).filter((n) => n.startsWith('.labelwise')),
+      [],
+    );
+  });
+});
+
+test('no change: exit 0 and says so; worktree is the default --to', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    const same = await diff(dir, '--from', 'HEAD');
+    assert.equal(same.code, 0, same.err);
+    assert.match(same.out, /No change to what reaches what/);
+    await edit(join(dir, 'catalog', 'blog.yaml'), '1.27.1', '1.27.2');
+    const dirty = await diff(dir, '--from', 'HEAD');
+    assert.equal(dirty.code, 2);
+    assert.match(dirty.out, /~ apps\/blog\/deployment-blog\.yaml/);
+  });
+});
+
+test('markdown fits a pull-request comment and collapses long sections', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    const result = await diff(dir, '--from', 'HEAD~1', '--to', 'HEAD', '--format', 'markdown');
+    assert.ok(result.out.length <= MARKDOWN_LIMIT);
+    assert.match(result.out, /^### labelwise diff/);
+    assert.match(result.out, /```diff\n/);
+    assert.match(result.out, /Anchors: 1 claim\(s\) changed/);
+  });
+});
+
+test('text and SARIF formats; bad revisions are clear errors', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    const text = await diff(dir, '--from', 'HEAD~1', '--to', 'HEAD');
+    assert.match(text.out, /^fleet: \d+ host\(s\) changed$/m);
+    assert.match(text.out, /mode "0644" -> "0640"/);
+    const sarif = await diff(dir, '--from', 'HEAD~1', '--to', 'HEAD', '--format', 'sarif');
+    const log = JSON.parse(sarif.out) as { version: string; runs: unknown[] };
+    assert.equal(log.version, '2.1.0');
+    const require = createRequire(import.meta.url);
+    const schemaPath = join(
+      require.resolve('@microsoft/jest-sarif/package.json'),
+      '..',
+      'lib',
+      'schemas',
+      'sarif-2.1.0-rtm.5.json',
+    );
+    const schema = JSON.parse(await readFile(schemaPath, 'utf8')) as Record<string, unknown>;
+    delete schema.$schema;
+    delete schema.id;
+    const validate = new Ajv({
+      strict: false,
+      validateFormats: false,
+      unicodeRegExp: false,
+    }).compile(schema);
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 2)));
+    for (const revision of ['nope', '--output=/tmp/x', 'HEAD\n'])
+      assert.equal((await diff(dir, '--from', revision)).code, 1, revision);
+  });
+});
