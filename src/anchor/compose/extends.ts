@@ -13,8 +13,8 @@ import { applyResets, mergeNodes } from './compose-merge.js';
 import type { MergeProblem } from './compose-merge.js';
 import type { MapNode, TreeNode } from './compose-tree.js';
 import { cloneNode, scalarString } from './compose-tree.js';
-import type { LoadContext, PreparedTree } from './load-project.js';
-import { interpolateTree, readTrees } from './load-project.js';
+import type { LoadContext, PreparedTree } from './compose-file.js';
+import { interpolateTree, readTrees } from './compose-file.js';
 
 function services(tree: MapNode): MapNode | undefined {
   const node = tree.entries.get('services')?.value;

@@ -17,29 +17,22 @@
  * 5. Per service, `env_file:` files (relative to the project directory) under `environment:`.
  */
 import { posix } from 'node:path';
-import { compareText, parseYamlDocuments } from '../../base/index.js';
+import { compareText } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import { applyResets, mergeNodes, takeResets } from './compose-merge.js';
-import type { MergeProblem, TreePath } from './compose-merge.js';
+import { applyResets, mergeNodes } from './compose-merge.js';
+import type { MergeProblem } from './compose-merge.js';
 import type { ComposeProject, ComposeService, Located, Report } from './compose-model.js';
 import { serviceModel } from './compose-model.js';
-import { isValidProjectName, normalizeProjectName } from './compose-text.js';
-import { buildTree, scalarString } from './compose-tree.js';
+import { scalarString } from './compose-tree.js';
 import type { MapNode, TreeNode, Where } from './compose-tree.js';
+import { interpolateTree, readTrees } from './compose-file.js';
+import type { ComposeFileSystem, LoadContext } from './compose-file.js';
 import { parseDotEnv } from './dotenv.js';
-import { interpolate } from './interpolate.js';
 import type { Lookup } from './interpolate.js';
 import { followExtends } from './extends.js';
+import { keyLines, projectName } from './project-name.js';
 
-/** What the loader reads files through: the shared `RepoReader` fits it. */
-export interface ComposeFileSystem {
-  /** The text of a repository-relative file, or undefined (the reason is in `diagnostics`). */
-  readText(path: string): string | undefined;
-  /** Whether something is at the path. */
-  exists(path: string): boolean;
-  /** Problems met while reading (a link out of the repository, a missing file, …). */
-  readonly diagnostics: Diagnostic[];
-}
+export type { ComposeFileSystem } from './compose-file.js';
 
 export interface ComposeLoadOptions {
   /** Compose files, repository-relative, merged in order (`-f a -f b`). */
@@ -59,139 +52,6 @@ export interface ComposeLoadResult {
   readonly project: ComposeProject;
   /** Every problem, from the files, the variables and the reader. */
   readonly diagnostics: Diagnostic[];
-}
-
-/** A parsed and prepared file (or one document of it). */
-export interface PreparedTree {
-  readonly file: string;
-  readonly tree: MapNode;
-  readonly resets: TreePath[];
-}
-
-/** The booleans compose-go casts after interpolation (`interpolateTypeCastMapping`). */
-const NETWORK_BOOLEANS = new Set([
-  'external',
-  'internal',
-  'attachable',
-  'enable_ipv4',
-  'enable_ipv6',
-]);
-
-export interface LoadContext {
-  readonly fs: ComposeFileSystem;
-  readonly lookup: Lookup;
-  readonly report: Report;
-  readonly projectDir: string;
-  /** Files read for `extends: {file}`, by path. */
-  readonly others: Map<string, PreparedTree[] | undefined>;
-}
-
-/** Parses one file into prepared trees (one per document), or [] when it cannot be read. */
-export function readTrees(path: string, context: Omit<LoadContext, 'others'>): PreparedTree[] {
-  const text = context.fs.readText(path);
-  if (text === undefined) return [];
-  const parsed = parseYamlDocuments(text, {
-    file: path,
-    code: 'ANCHOR_COMPOSE_YAML',
-    // Merge keys are resolved on the tree below, where a bad source is a located error.
-    merge: false,
-    maxAliasCount: 10_000,
-  });
-  const out: PreparedTree[] = [];
-  for (const d of parsed.diagnostics)
-    context.report('error', d.code, d.message, {
-      file: path,
-      line: d.line ?? 1,
-      column: d.column ?? 1,
-    });
-  const lines = lineStarts(text);
-  for (const doc of parsed.documents) {
-    const built = buildTree(doc.ast, path, (offset) => positionOf(lines, offset));
-    for (const p of built.problems)
-      context.report('error', 'ANCHOR_COMPOSE_YAML', p.message, p.where);
-    if (built.tree === undefined) continue;
-    if (built.tree.kind !== 'map') {
-      context.report(
-        'error',
-        'ANCHOR_COMPOSE_SHAPE',
-        'a Compose file must be a mapping',
-        built.tree.where,
-      );
-      continue;
-    }
-    const resets = takeResets(built.tree);
-    out.push({ file: path, tree: built.tree, resets });
-  }
-  return out;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-function positionOf(starts: readonly number[], offset: number): { line: number; column: number } {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] as number) <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
-}
-
-/** Interpolates every string value of the tree in place, and casts the typed fields. */
-export function interpolateTree(
-  tree: TreeNode,
-  context: Pick<LoadContext, 'lookup' | 'report'>,
-): void {
-  const warned = new Set<string>();
-  const walk = (node: TreeNode, path: string[]): void => {
-    if (node.kind === 'map') {
-      for (const [key, entry] of node.entries) walk(entry.value, [...path, key]);
-      return;
-    }
-    if (node.kind === 'seq') {
-      for (const item of node.items) walk(item, path);
-      return;
-    }
-    if (typeof node.value !== 'string') return;
-    const result = interpolate(node.value, context.lookup);
-    for (const p of result.problems) {
-      if (p.kind === 'unset') {
-        if (warned.has(p.message)) continue;
-        warned.add(p.message);
-      }
-      context.report(p.severity, 'ANCHOR_COMPOSE_VARIABLE', p.message, node.where, serviceOf(path));
-    }
-    node.value = result.text;
-    if (path.length === 3 && path[0] === 'networks' && NETWORK_BOOLEANS.has(path[2] as string)) {
-      const cast = toBoolean(node.value);
-      if (cast === undefined)
-        context.report(
-          'error',
-          'ANCHOR_COMPOSE_SHAPE',
-          `networks.${path[1]}.${path[2]} must be a boolean, not ${JSON.stringify(node.value)}`,
-          node.where,
-        );
-      else node.value = cast;
-    }
-  };
-  walk(tree, []);
-}
-
-function serviceOf(path: readonly string[]): string | undefined {
-  return path[0] === 'services' ? path[1] : undefined;
-}
-
-/** compose-go's `toBoolean` (YAML 1.1 words accepted). */
-function toBoolean(text: string): boolean | undefined {
-  const lower = text.toLowerCase();
-  if (['true', 'y', 'yes', 'on'].includes(lower)) return true;
-  if (['false', 'n', 'no', 'off'].includes(lower)) return false;
-  return undefined;
 }
 
 /** Loads and merges the project. Never throws for bad input. */
@@ -277,77 +137,6 @@ export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResu
   const project = projectModel(name, merged as MapNode, options, context);
   diagnostics.push(...fs.diagnostics.slice(before));
   return { project, diagnostics };
-}
-
-/** Line of each key in a dotenv text (for pointing at `COMPOSE_PROJECT_NAME`). */
-function keyLines(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  text.split('\n').forEach((line, i) => {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*[=:]/.exec(line);
-    if (match !== null) out.set(match[1] as string, i + 1);
-  });
-  return out;
-}
-
-function projectName(
-  options: ComposeLoadOptions,
-  trees: readonly PreparedTree[],
-  variables: ReadonlyMap<string, string>,
-  dotEnvLines: ReadonlyMap<string, number>,
-  dotEnvPath: string,
-  report: Report,
-): string {
-  const first = options.files[0] ?? 'compose.yaml';
-  const refuse = (value: string, source: string, where: Where): string => {
-    report(
-      'error',
-      'ANCHOR_INVALID_PROJECT_NAME',
-      `invalid project name ${JSON.stringify(value)} (from ${source}): use lower-case letters, digits, "_" and "-", starting with a letter or digit`,
-      where,
-    );
-    return normalizeProjectName(value) || 'default';
-  };
-  if (options.project !== undefined) {
-    return isValidProjectName(options.project)
-      ? options.project
-      : refuse(options.project, '--project', { file: first, line: 1, column: 1 });
-  }
-  const fromEnv = variables.get('COMPOSE_PROJECT_NAME');
-  if (fromEnv !== undefined && fromEnv !== '') {
-    if (isValidProjectName(fromEnv)) return fromEnv;
-    const line = dotEnvLines.get('COMPOSE_PROJECT_NAME');
-    const fromShell = options.environment?.COMPOSE_PROJECT_NAME === fromEnv;
-    return refuse(
-      fromEnv,
-      'COMPOSE_PROJECT_NAME',
-      fromShell || line === undefined
-        ? { file: first, line: 1, column: 1 }
-        : { file: dotEnvPath, line, column: 1 },
-    );
-  }
-  let declared: { text: string; where: Where } | undefined;
-  for (const { tree } of trees) {
-    const node = tree.entries.get('name')?.value;
-    const text = scalarString(node);
-    if (node !== undefined && text !== undefined && text !== '')
-      declared = { text, where: node.where };
-  }
-  if (declared !== undefined) {
-    const result = interpolate(declared.text, (n) => variables.get(n));
-    for (const p of result.problems)
-      report(p.severity, 'ANCHOR_COMPOSE_VARIABLE', p.message, declared.where);
-    const normal = normalizeProjectName(result.text);
-    if (normal !== '') return normal;
-  }
-  const fromDirectory = normalizeProjectName(options.directoryName);
-  if (fromDirectory !== '') return fromDirectory;
-  report(
-    'error',
-    'ANCHOR_INVALID_PROJECT_NAME',
-    'project name must not be empty: the directory name has no letter or digit',
-    { file: first, line: 1, column: 1 },
-  );
-  return 'default';
 }
 
 function projectModel(

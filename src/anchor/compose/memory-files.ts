@@ -4,7 +4,7 @@
  */
 import { posix } from 'node:path';
 import type { Diagnostic } from '../../base/index.js';
-import type { ComposeFileSystem } from './load-project.js';
+import type { ComposeFileSystem } from './compose-file.js';
 
 /** Files keyed by repository-relative path. */
 export function memoryFileSystem(files: Readonly<Record<string, string>>): ComposeFileSystem {
