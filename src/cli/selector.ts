@@ -5,21 +5,21 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { LabelwiseError } from '../base/errors.js';
+import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
   compareStrings,
   explain,
+  formatKubernetes,
   formatSelector,
   overlap,
-  parseLabelJson,
-  parseLabelList,
   parseSyntax,
   subsumes,
   SYNTAXES,
 } from '../selector/index.js';
 import type { Labels, Selector, SyntaxName, ValidationProfile } from '../selector/index.js';
-import { formatError } from './format-error.js';
 import type { CliIO } from './io.js';
+import { readLabels, readSelectorInputs, report, ReportedError, within } from './selector-input.js';
+import type { Input, LabelFlags, SelectorIO } from './selector-input.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
@@ -28,6 +28,7 @@ interface SyntaxFlags {
   syntax: SyntaxName;
   profile?: ValidationProfile | 'none';
   json?: boolean;
+  file: string[];
 }
 
 function syntaxOptions(command: Command): Command {
@@ -41,46 +42,24 @@ function syntaxOptions(command: Command): Command {
         'key/value rules for k8s and match syntaxes (default: kubernetes for k8s, datum for match)',
       ).choices(['kubernetes', 'datum', 'docker', 'none']),
     )
+    .option(
+      '--file <path>',
+      "read a selector from this file ('-' for stdin) instead of an argument; repeat for two",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--json', 'print JSON on stdout');
 }
-
-/** Parses one selector argument, re-raising errors with the argument's text for the caret. */
-function read(text: string, flags: SyntaxFlags, io: CliIO): Selector {
-  try {
-    return parseSyntax(
+/** Parses one selector input in the chosen syntax. */
+function read(input: Input, flags: SyntaxFlags, io: CliIO): Selector {
+  return within(input, flags.json === true, io, () =>
+    parseSyntax(
       flags.syntax,
-      text,
+      input.text,
       flags.profile === undefined ? {} : { profile: flags.profile },
-    );
-  } catch (error) {
-    if (error instanceof LabelwiseError && !flags.json) {
-      io.stderr(`labelwise selector: ${formatError(error, text)}\n`);
-      throw new ReportedError();
-    }
-    throw error;
-  }
+    ),
+  );
 }
-
-/** Reads `--labels` or `--labels-json`; errors point a caret into the flag's text. */
-function readLabels(
-  flags: { labels?: string; labelsJson?: string; json?: boolean },
-  io: CliIO,
-): Labels {
-  const text = flags.labels ?? (flags.labelsJson as string);
-  try {
-    return flags.labels !== undefined ? parseLabelList(text) : parseLabelJson(text);
-  } catch (error) {
-    if (error instanceof LabelwiseError && !flags.json) {
-      io.stderr(`labelwise selector: ${formatError(error, text)}\n`);
-      throw new ReportedError();
-    }
-    throw error;
-  }
-}
-
-/** An error already printed for the user; only the exit code remains to be set. */
-class ReportedError extends Error {}
-
 /** Labels for JSON output, keys in code-point order. Prototype-free so `__proto__` stays a key. */
 function labelsJson(labels: Labels): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
@@ -103,20 +82,38 @@ function requirementsJson(
   }));
 }
 
-export async function run(args: readonly string[], io: CliIO): Promise<number> {
+/** The selectors of one command, read and parsed; usage and input errors are reported. */
+async function selectorsOf(
+  args: readonly (string | undefined)[],
+  flags: SyntaxFlags,
+  count: number,
+  io: SelectorIO,
+  stdin: { used: boolean },
+): Promise<Selector[]> {
+  const inputs = await readSelectorInputs(args, flags.file, count, io, stdin).catch(
+    (error: unknown) => {
+      if (error instanceof LabelwiseError) report(error, undefined, flags.json === true, io);
+      throw error;
+    },
+  );
+  return inputs.map((input) => read(input, flags, io));
+}
+
+export async function run(args: readonly string[], io: SelectorIO): Promise<number> {
   const exit: { code: number } = { code: EXIT.ok };
+  const stdin = { used: false };
   const program = createProgram(
     'labelwise selector',
     'Parse, match, explain and compare label selectors.',
     io,
   );
   const guard =
-    <A extends unknown[]>(action: (...a: A) => void) =>
-    (...a: A): void => {
+    <A extends unknown[]>(action: (...a: A) => Promise<void>) =>
+    async (...a: A): Promise<void> => {
       try {
-        action(...a);
+        await action(...a);
       } catch (error) {
-        if (error instanceof ReportedError) exit.code = EXIT.invalid;
+        if (error instanceof ReportedError) exit.code = error.exitCode;
         else throw error;
       }
     };
@@ -124,23 +121,38 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   syntaxOptions(
     configureSubcommand(program.command('parse'), io)
       .description('parse a selector and print its canonical Kubernetes form and requirements')
-      .argument('<expr>', 'the selector')
+      .argument('[expr]', "the selector ('-' reads stdin; or give --file)")
+      .addOption(
+        new Option(
+          '--print <form>',
+          "the form printed first: labelwise's canonical form, or kubernetes (apimachinery's String(), byte for byte)",
+        ).choices(['canonical', 'kubernetes']),
+      )
       .addHelpText(
         'after',
-        "\nExamples:\n  labelwise selector parse 'tier in (web,api),!canary'\n  labelwise selector parse 'anchord.role=ldap' --syntax equality --json",
+        "\nExamples:\n  labelwise selector parse 'tier in (web,api),!canary'\n  labelwise selector parse 'anchord.role=ldap' --syntax equality --json\n  labelwise selector parse 'x==a,y in (b)' --print kubernetes\n  labelwise selector parse --file selector.txt\n  echo 'app=web' | labelwise selector parse -",
       ),
   ).action(
-    guard((expr: string, flags: SyntaxFlags) => {
-      const selector = read(expr, flags, io);
+    guard(async (expr: string | undefined, flags: SyntaxFlags & { print?: string }) => {
+      const [selector] = (await selectorsOf([expr], flags, 1, io, stdin)) as [Selector];
       const canonical = formatSelector(selector);
+      const kubernetes = flags.print === 'kubernetes';
       if (flags.json) {
-        printJson(io, { canonical, requirements: requirementsJson(selector) });
+        printJson(io, {
+          canonical,
+          ...(kubernetes ? { kubernetes: formatKubernetes(selector) } : {}),
+          requirements: requirementsJson(selector),
+        });
         return;
       }
-      io.stdout(`${canonical === '' ? '(everything: no requirements)' : canonical}\n`);
+      if (kubernetes) io.stdout(`${escapeControl(formatKubernetes(selector), true)}\n`);
+      else
+        io.stdout(
+          `${canonical === '' ? '(everything: no requirements)' : escapeControl(canonical, true)}\n`,
+        );
       if (selector.requirements.length > 0) {
         const rows = selector.requirements.map((r) => [
-          r.key,
+          escapeControl(r.key, true),
           r.operator,
           r.values.map((v) => JSON.stringify(v)).join(' '),
         ]);
@@ -152,9 +164,17 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   syntaxOptions(
     configureSubcommand(program.command('match'), io)
       .description('test a selector against a label set')
-      .argument('<expr>', 'the selector')
+      .argument('[expr]', "the selector ('-' reads stdin; or give --file)")
       .option('--labels <list>', "the label set as 'k=v,k2=v2' (split at the first '=')")
       .option('--labels-json <object>', 'the label set as a JSON object')
+      .option(
+        '--labels-file <path>',
+        "the label set from a file ('-' for stdin): k=v items, one per line or comma-separated",
+      )
+      .option(
+        '--labels-json-file <path>',
+        "the label set from a file ('-' for stdin) holding a JSON object",
+      )
       .option('--explain', 'show every requirement with its result and the actual value')
       .addHelpText(
         'after',
@@ -162,18 +182,12 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       ),
   ).action(
     guard(
-      (
-        expr: string,
-        flags: SyntaxFlags & { labels?: string; labelsJson?: string; explain?: boolean },
-      ) => {
-        if ((flags.labels === undefined) === (flags.labelsJson === undefined)) {
-          throw new LabelwiseError(
-            'CLI_USAGE',
-            'give the label set with exactly one of --labels or --labels-json',
-          );
-        }
-        const selector = read(expr, flags, io);
-        const labels = readLabels(flags, io);
+      async (expr: string | undefined, flags: SyntaxFlags & LabelFlags & { explain?: boolean }) => {
+        const [selector] = (await selectorsOf([expr], flags, 1, io, stdin)) as [Selector];
+        const labels = await readLabels(flags, io, stdin).catch((error: unknown) => {
+          if (error instanceof LabelwiseError) report(error, undefined, flags.json === true, io);
+          throw error;
+        });
         const result = explain(selector, labels);
         if (flags.json) {
           printJson(io, {
@@ -195,7 +209,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
         if (flags.explain && result.terms.length > 0) {
           const rows = result.terms.map((t) => [
             t.ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAIL'),
-            t.requirement,
+            escapeControl(t.requirement, true),
             t.actual === null ? '(absent)' : JSON.stringify(t.actual),
           ]);
           io.stdout(renderTable([['RESULT', 'REQUIREMENT', 'ACTUAL'], ...rows]));
@@ -209,12 +223,16 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       .description(
         'can one label set match both selectors? prints a witness or a proof of disjointness',
       )
-      .argument('<a>', 'first selector')
-      .argument('<b>', 'second selector')
+      .argument('[a]', "first selector ('-' reads stdin)")
+      .argument('[b]', 'second selector')
       .addHelpText('after', "\nExample:\n  labelwise selector overlap 'tier!=frontend' '!tier'"),
   ).action(
-    guard((a: string, b: string, flags: SyntaxFlags) => {
-      const result = overlap(read(a, flags, io), read(b, flags, io));
+    guard(async (a: string | undefined, b: string | undefined, flags: SyntaxFlags) => {
+      const [first, second] = (await selectorsOf([a, b], flags, 2, io, stdin)) as [
+        Selector,
+        Selector,
+      ];
+      const result = overlap(first, second);
       if (flags.json) {
         printJson(io, {
           overlap: result.overlap,
@@ -225,19 +243,23 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       }
       if (result.overlap)
         io.stdout(`overlap: a label set matched by both is ${showLabels(result.witness)}\n`);
-      else io.stdout(`disjoint: ${result.proof.reason}\n`);
+      else io.stdout(`disjoint: ${escapeControl(result.proof.reason, true)}\n`);
     }),
   );
 
   syntaxOptions(
     configureSubcommand(program.command('subsumes'), io)
       .description('does A match every label set B matches? prints a counterexample when not')
-      .argument('<a>', 'the wider selector')
-      .argument('<b>', 'the narrower selector')
+      .argument('[a]', "the wider selector ('-' reads stdin)")
+      .argument('[b]', 'the narrower selector')
       .addHelpText('after', "\nExample:\n  labelwise selector subsumes 'env' 'env notin (dev)'"),
   ).action(
-    guard((a: string, b: string, flags: SyntaxFlags) => {
-      const result = subsumes(read(a, flags, io), read(b, flags, io));
+    guard(async (a: string | undefined, b: string | undefined, flags: SyntaxFlags) => {
+      const [wide, narrow] = (await selectorsOf([a, b], flags, 2, io, stdin)) as [
+        Selector,
+        Selector,
+      ];
+      const result = subsumes(wide, narrow);
       if (flags.json) {
         printJson(io, {
           subsumes: result.subsumes,

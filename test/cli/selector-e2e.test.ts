@@ -36,6 +36,18 @@ test('e2e: labelwise selector parse/overlap --json, and a parse error, through b
   const broken = labelwise('selector', 'parse', 'x in (a b)');
   assert.equal(broken.status, 1);
   assert.equal(broken.stdout, '');
-  assert.match(broken.stderr, /^labelwise selector: SELECTOR_EXPECTED_COMMA_OR_CLOSE: /);
+  assert.match(broken.stderr, /^labelwise selector: error SELECTOR_EXPECTED_COMMA_OR_CLOSE: /);
   assert.ok(!broken.stderr.includes('    at '), 'no stack trace');
+});
+
+test("e2e: '-' reads a selector piped into the real process's stdin", () => {
+  const result = spawnSync(process.execPath, [bin, 'selector', 'parse', '-', '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    input: 'b!=1,\na\n',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal((JSON.parse(result.stdout) as { canonical: string }).canonical, 'a,b!=1');
 });

@@ -99,7 +99,7 @@ test('parse text output: canonical line and a table', async () => {
   assert.equal((await cli('parse', '')).stdout, '(everything: no requirements)\n');
 });
 
-test('parse error under --json: exit 1, the error with its offset on stdout', async () => {
+test('parse error under --json: exit 1, the error with its offset and the shared diagnostics shape', async () => {
   const { code, json, stderr } = await cliJson('parse', 'x in (a b)');
   assert.equal(code, 1);
   assert.equal(stderr, '');
@@ -109,6 +109,17 @@ test('parse error under --json: exit 1, the error with its offset on stdout', as
       message: "found 'b', expected: ',' or ')'",
       offset: 8,
     },
+    diagnostics: [
+      {
+        severity: 'error',
+        code: 'SELECTOR_EXPECTED_COMMA_OR_CLOSE',
+        module: 'selector',
+        column: 9,
+        message: "found 'b', expected: ',' or ')'",
+      },
+    ],
+    errors: 1,
+    warnings: 0,
   });
 });
 
@@ -119,7 +130,7 @@ test('parse error in text: one line with the code, then the input and a caret', 
   const lines = stderr.split('\n');
   assert.equal(
     lines[0],
-    "labelwise selector: SELECTOR_EXPECTED_COMMA: found '=', expected: ',' or 'end of string' ('!' only prefixes a bare key)",
+    "labelwise selector: error SELECTOR_EXPECTED_COMMA: found '=', expected: ',' or 'end of string' ('!' only prefixes a bare key)",
   );
   assert.equal(lines[1], '  app=web,!tier=x');
   assert.equal(lines[2], `  ${' '.repeat(13)}^`);
@@ -129,12 +140,10 @@ test('parse error in text: one line with the code, then the input and a caret', 
 test('equality errors keep the exact anchord text', async () => {
   const conflict = await cliJson('parse', 'a=1,a=2', '--syntax', 'equality');
   assert.equal(conflict.code, 1);
-  assert.deepEqual(conflict.json, {
-    error: {
-      code: 'SELECTOR_EQUALITY_CONFLICT',
-      message: 'label selector has duplicate key "a" with conflicting values "1" and "2"',
-      offset: 4,
-    },
+  assert.deepEqual((conflict.json as { error: unknown }).error, {
+    code: 'SELECTOR_EQUALITY_CONFLICT',
+    message: 'label selector has duplicate key "a" with conflicting values "1" and "2"',
+    offset: 4,
   });
   const missing = await cli('parse', 'nokey', '--syntax', 'equality');
   assert.equal(missing.code, 1);
@@ -144,12 +153,10 @@ test('equality errors keep the exact anchord text', async () => {
 test('match errors: unknown form is named', async () => {
   const { code, json } = await cliJson('parse', 'anyOf: {a: [x]}', '--syntax', 'match');
   assert.equal(code, 1);
-  assert.deepEqual(json, {
-    error: {
-      code: 'SELECTOR_INVALID_MATCH',
-      message: 'match has no field "anyOf"',
-      path: 'match.anyOf',
-    },
+  assert.deepEqual((json as { error: unknown }).error, {
+    code: 'SELECTOR_INVALID_MATCH',
+    message: 'match has no field "anyOf"',
+    path: 'match.anyOf',
   });
 });
 
@@ -249,14 +256,17 @@ test('match needs exactly one of --labels and --labels-json', async () => {
   assert.equal((none.json as { error: { code: string } }).error.code, 'CLI_USAGE');
   const both = await cli('match', 'a', '--labels', 'a=1', '--labels-json', '{}');
   assert.equal(both.code, 1);
-  assert.match(both.stderr, /exactly one of --labels or --labels-json/);
+  assert.match(
+    both.stderr,
+    /exactly one of --labels, --labels-json, --labels-file or --labels-json-file/,
+  );
 });
 
 test('match: a bad --labels item is an error with a caret', async () => {
   const text = await cli('match', 'a', '--labels', 'a=1,x');
   assert.equal(text.code, 1);
   assert.deepEqual(text.stderr.split('\n').slice(0, 3), [
-    `labelwise selector: SELECTOR_INVALID_LABELS: label "x" missing '='`,
+    `labelwise selector: error SELECTOR_INVALID_LABELS: label "x" missing '='`,
     '  a=1,x',
     '      ^',
   ]);
