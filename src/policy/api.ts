@@ -41,6 +41,10 @@ export interface DecideInput {
   precedence?: Precedence;
   /** Build the human trace. Default: true. */
   trace?: boolean;
+  /** Requests per second this client sends (HTTPLocalRateLimitPolicy). Default: not limited. */
+  rate?: number;
+  /** Requests per second of all clients together. Default: `rate`. */
+  totalRate?: number;
 }
 
 /**
@@ -85,6 +89,8 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
   return authorize(model.portPolicy(pod, input.port), request, client, {
     precedence: input.precedence ?? 'linkerd',
     trace: input.trace ?? true,
+    ...(input.rate === undefined ? {} : { rate: input.rate }),
+    ...(input.totalRate === undefined ? {} : { totalRate: input.totalRate }),
   });
 }
 

@@ -14,6 +14,8 @@ import { matches } from '../selector/index.js';
 import type { Labels } from '../selector/index.js';
 import type { Authorization } from './compile/authorizations.js';
 import type { PortPolicy } from './compile/model.js';
+import { exceededLimit } from './compile/rate-limits.js';
+import type { CompiledRateLimit } from './compile/rate-limits.js';
 import { identityMatches } from './identity.js';
 import type { IdentityMatcher } from './identity.js';
 import { networksAdmit, parseAddress } from './networks.js';
@@ -33,8 +35,12 @@ export interface Client {
 }
 
 export interface Decision {
-  readonly decision: 'allow' | 'deny' | 'not-found' | 'refused';
-  readonly status: 200 | 403 | 404 | null;
+  /**
+   * `redirect`: the route's RequestRedirect filter answers 301/302 (see `redirect`);
+   * `rate-limited`: an HTTPLocalRateLimitPolicy answers 429 (see `rateLimit`).
+   */
+  readonly decision: 'allow' | 'deny' | 'not-found' | 'refused' | 'redirect' | 'rate-limited';
+  readonly status: 200 | 301 | 302 | 403 | 404 | 429 | null;
   readonly server: string;
   readonly route: string | null;
   readonly rule: number | null;
@@ -49,6 +55,20 @@ export interface Decision {
   };
   /** Parameters of a matched path template. */
   readonly params?: Readonly<Record<string, string>>;
+  /** The redirect answered instead of forwarding. */
+  readonly redirect?: {
+    readonly status: 301 | 302;
+    readonly scheme?: string;
+    readonly hostname?: string;
+    readonly path?: string;
+    readonly port?: number;
+  };
+  /** The rate limit that answered 429: policy, which budget, and its requests per second. */
+  readonly rateLimit?: {
+    readonly policy: string;
+    readonly limit: 'total' | 'identity' | 'override';
+    readonly requestsPerSecond: number;
+  };
   readonly trace: readonly string[];
 }
 
@@ -58,6 +78,13 @@ export interface AuthorizeOptions {
   precedence?: Precedence;
   /** Build the human trace. Default: true. The benchmark turns it off. */
   trace?: boolean;
+  /**
+   * Requests per second this client sends, for HTTPLocalRateLimitPolicy. Default: none (rate
+   * limits are then named in the trace but never exceeded).
+   */
+  rate?: number;
+  /** Requests per second all clients together send to the Server. Default: `rate`. */
+  totalRate?: number;
 }
 
 /** Why `authz` does not admit `client`, or undefined when it does. */
@@ -96,6 +123,10 @@ export function admits(authz: Authorization, client: Client): boolean {
 }
 
 function formatScore(score: readonly number[], precedence: Precedence): string {
+  if (score.length === 5) {
+    const [hk, hl, service, method, headers] = score;
+    return `host=${hostWord(hk, hl)} service=${service} method=${method} headers=${headers}`;
+  }
   if (precedence === 'linkerd') {
     const [hk, hl, path, headers, query, method] = score;
     return `host=${hostWord(hk, hl)} path=${path} headers=${headers} query=${query} method=${method === 1 ? 'yes' : 'no'}`;
@@ -203,13 +234,62 @@ export function authorize(
     );
   }
   if (winner.audit === true) note?.(`audit: ${winner.name} allows the request and would flag it`);
+  const filters = hit.route.rules[hit.rule]?.filters ?? [];
   if (note !== undefined) {
-    for (const f of hit.route.rules[hit.rule]?.filters ?? []) {
-      note(
-        f.type === 'RequestRedirect'
-          ? `filter: RequestRedirect answers ${f.statusCode}${f.scheme === undefined ? '' : ` to scheme ${f.scheme}`}${f.hostname === undefined ? '' : ` host ${f.hostname}`}${f.path === undefined ? '' : ` path ${f.path}`} instead of forwarding`
-          : `filter: ${f.type} sets ${JSON.stringify(f.set)}, adds ${JSON.stringify(f.add)}, removes ${JSON.stringify(f.remove)}`,
+    for (const f of filters) {
+      if (f.type !== 'RequestRedirect')
+        note(
+          `filter: ${f.type} sets ${JSON.stringify(f.set)}, adds ${JSON.stringify(f.add)}, removes ${JSON.stringify(f.remove)}`,
+        );
+    }
+  }
+  // The proxy applies filters after authorization: a redirect answers instead of forwarding,
+  // before any rate limit is counted.
+  const redirect = filters.find((f) => f.type === 'RequestRedirect');
+  if (redirect !== undefined && redirect.type === 'RequestRedirect') {
+    const status = redirect.statusCode === 301 ? 301 : 302;
+    note?.(
+      `filter: RequestRedirect answers ${status}${redirect.scheme === undefined ? '' : ` to scheme ${redirect.scheme}`}${redirect.hostname === undefined ? '' : ` host ${redirect.hostname}`}${redirect.path === undefined ? '' : ` path ${redirect.path}`}${redirect.port === undefined ? '' : ` port ${redirect.port}`} instead of forwarding`,
+    );
+    const out = decision(
+      policy,
+      precedence,
+      'redirect',
+      status,
+      hit.route.name,
+      rule,
+      winner.name,
+      timeout,
+      trace,
+      params,
+    );
+    return {
+      ...out,
+      redirect: {
+        status,
+        ...(redirect.scheme === undefined ? {} : { scheme: redirect.scheme }),
+        ...(redirect.hostname === undefined ? {} : { hostname: redirect.hostname }),
+        ...(redirect.path === undefined ? {} : { path: redirect.path }),
+        ...(redirect.port === undefined ? {} : { port: redirect.port }),
+      },
+    };
+  }
+  if (policy.rateLimit !== undefined) {
+    const limited = checkRateLimit(policy.rateLimit, client, options, note);
+    if (limited !== undefined) {
+      const out = decision(
+        policy,
+        precedence,
+        'rate-limited',
+        429,
+        hit.route.name,
+        rule,
+        winner.name,
+        timeout,
+        trace,
+        params,
       );
+      return { ...out, rateLimit: limited };
     }
   }
   const rewrite = hit.route.rewrites.length === 0 ? undefined : rewriteFor(hit, request, note);
@@ -226,6 +306,39 @@ export function authorize(
     params,
     rewrite,
   );
+}
+
+function checkRateLimit(
+  limit: CompiledRateLimit,
+  client: Client,
+  options: AuthorizeOptions,
+  note: Note,
+): Decision['rateLimit'] {
+  const budgets = [
+    limit.total === undefined ? '' : `total ${limit.total}/s`,
+    limit.identity === undefined ? '' : `per identity ${limit.identity}/s`,
+    limit.overrides.length === 0 ? '' : `${limit.overrides.length} override(s)`,
+  ].filter((t) => t !== '');
+  if (options.rate === undefined) {
+    note?.(
+      `rate limit: ${limit.name} applies (${budgets.join(', ')}); no request rate given, so it is not exceeded`,
+    );
+    return undefined;
+  }
+  const hit = exceededLimit(
+    limit,
+    client.identity,
+    options.rate,
+    options.totalRate ?? options.rate,
+  );
+  if (hit === undefined) {
+    note?.(`rate limit: ${limit.name} (${budgets.join(', ')}) admits ${options.rate}/s`);
+    return undefined;
+  }
+  note?.(
+    `rate limit: ${limit.name} ${hit.limit} budget of ${hit.requestsPerSecond}/s is exceeded: 429`,
+  );
+  return { policy: limit.name, limit: hit.limit, requestsPerSecond: hit.requestsPerSecond };
 }
 
 /** Builds a Decision in one object literal (spreads are measurably slower on the hot path). */

@@ -8,13 +8,38 @@
 import type { ClusterSettings } from './types.js';
 
 const DNS_LIKE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const SPIFFE = /^spiffe:\/\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/;
+const TRUST_DOMAIN = /^[a-z0-9._-]+$/;
+const PATH_SEGMENT = /^[A-Za-z0-9._-]+$/;
+
+/** Why a SPIFFE ID is malformed (Linkerd's admission rules), or undefined. */
+function spiffeProblem(id: string): string | undefined {
+  const rest = id.slice('spiffe://'.length);
+  const slash = rest.indexOf('/');
+  const domain = slash < 0 ? rest : rest.slice(0, slash);
+  if (domain === '') return `${JSON.stringify(id)}: the SPIFFE trust domain is missing`;
+  if (!TRUST_DOMAIN.test(domain))
+    return `${JSON.stringify(id)}: SPIFFE trust domain characters are limited to lowercase letters, digits, dots, dashes and underscores`;
+  if (slash < 0) return undefined;
+  const segments = rest.slice(slash + 1).split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment === '')
+      return i === segments.length - 1
+        ? `${JSON.stringify(id)}: a SPIFFE path cannot have a trailing slash`
+        : `${JSON.stringify(id)}: a SPIFFE path cannot contain empty segments`;
+    if (segment === '.' || segment === '..')
+      return `${JSON.stringify(id)}: a SPIFFE path cannot contain dot segments ("." or "..")`;
+    if (!PATH_SEGMENT.test(segment))
+      return `${JSON.stringify(id)}: SPIFFE path segment characters are limited to letters, digits, dots, dashes and underscores`;
+  }
+  return undefined;
+}
 
 /** Why an identity pattern is malformed, or undefined when it is fine. */
 export function identityProblem(pattern: string): string | undefined {
   if (pattern === '*') return undefined;
   if (pattern.startsWith('spiffe://')) {
-    return SPIFFE.test(pattern) ? undefined : `${JSON.stringify(pattern)} is not a valid SPIFFE ID`;
+    return spiffeProblem(pattern);
   }
   const name = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
   if (name.includes('*'))

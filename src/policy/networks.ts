@@ -161,6 +161,12 @@ export function networkProblems(spec: NetworkSpec): { field: 'cidr' | number; me
         field: i,
         message: `${JSON.stringify(text)} is not a CIDR such as 10.1.0.0/16`,
       });
+    else if (cidrCovers(except, cidr))
+      // Linkerd's admission: an exception that covers the whole cidr negates it completely.
+      problems.push({
+        field: i,
+        message: `cidr ${spec.cidr} is completely negated by except ${text}`,
+      });
     else if (!cidrCovers(cidr, except))
       problems.push({ field: i, message: `except ${text} is not inside cidr ${spec.cidr}` });
   });

@@ -3,6 +3,7 @@
  * validated and normalised. Everything here is plain, immutable data; the compiler and the
  * authorizer read it and never the YAML.
  */
+import type { Diagnostic } from '../base/index.js';
 import type { Labels, Selector } from '../selector/index.js';
 import type { Pattern } from './pattern.js';
 
@@ -30,21 +31,12 @@ export interface ObjectMeta {
   readonly at: Location;
 }
 
-/** One problem found while loading, validating, compiling or linting. */
-export interface PolicyProblem {
-  readonly severity: 'error' | 'warning';
-  /** Stable `POLICY_*` code. */
-  readonly code: string;
-  /** `Kind ns/name` of the object concerned, when there is one. */
-  readonly object?: string;
-  readonly file?: string;
-  readonly line?: number;
-  readonly path?: string;
-  readonly message: string;
-  readonly hint?: string;
-  /** Evidence for overlap findings: a witness pod's labels or a witness request. */
-  readonly witness?: Readonly<Record<string, unknown>>;
-}
+/**
+ * One problem found while loading, validating, compiling or linting: the shared
+ * {@link Diagnostic} (one type, one layout, one order for every module). The name stays so
+ * that code written against it keeps compiling.
+ */
+export type PolicyProblem = Diagnostic;
 
 export interface Namespace {
   readonly meta: ObjectMeta;
@@ -65,8 +57,15 @@ export interface Probe {
 
 export interface Pod {
   readonly meta: ObjectMeta;
+  /** Container and init-container ports; a non-TCP port keeps its number but not its name. */
   readonly ports: readonly ContainerPort[];
+  /** HTTP probes whose port resolved (a named port within its own container). */
   readonly probes: readonly Probe[];
+  /**
+   * Set for an ExternalWorkload (a VM or host outside the cluster): only Servers with an
+   * `externalWorkloadSelector` select it, and it has no probes. Default: a Pod.
+   */
+  readonly external?: boolean;
 }
 
 /** The default policy names Linkerd knows (`audit` allows everything and is flagged). */
@@ -85,7 +84,10 @@ export type ProxyProtocol = (typeof PROXY_PROTOCOLS)[number];
 
 export interface Server {
   readonly meta: ObjectMeta;
+  /** `podSelector`, or `externalWorkloadSelector` when {@link Server.selects} says so. */
   readonly podSelector: Selector;
+  /** What the selector selects. Default: `pods`. */
+  readonly selects?: 'pods' | 'externalWorkloads';
   readonly port: number | string;
   readonly proxyProtocol: ProxyProtocol;
   readonly accessPolicy: DefaultPolicy;
@@ -113,6 +115,11 @@ export interface RouteMatchSpec {
   readonly method?: string;
   /** Set for extension routes: the path template replaces `path`. */
   readonly template?: string;
+  /**
+   * Set for GRPCRoute matches: the proxy matches `POST /<service>/<method>` segment-wise and
+   * scores service length, then method length, then headers (`path` is only descriptive).
+   */
+  readonly grpc?: { readonly service?: string; readonly method?: string };
 }
 
 export type RouteFilter =
@@ -153,10 +160,27 @@ export interface ParentRef {
   readonly at: Location;
 }
 
+/** One `status.parents[]` entry written by Linkerd's status controller for a Server parent. */
+export interface RouteParentStatus {
+  readonly name: string;
+  /** The `Accepted` condition is `True`. */
+  readonly accepted: boolean;
+  readonly reason?: string;
+}
+
 export interface HttpRoute {
   readonly meta: ObjectMeta;
   /** `HTTPRoute` (either API group) or `GRPCRoute`. */
   readonly kind: 'HTTPRoute' | 'GRPCRoute';
+  /** The API group (`policy.linkerd.io` or `gateway.networking.k8s.io`): part of its identity. */
+  readonly group?: string;
+  /**
+   * Why Linkerd's index ignores the whole route although admission accepts it (a Server
+   * parentRef with port, sectionName or another namespace; an unsupported gateway filter).
+   */
+  readonly ignoredBecause?: string;
+  /** `status.parents` entries for Servers; absent when the object carries no status. */
+  readonly statusParents?: readonly RouteParentStatus[];
   readonly parents: readonly ParentRef[];
   /** Lower-cased; exact names or one leading `*.`. */
   readonly hostnames: readonly string[];
@@ -216,6 +240,8 @@ export interface ServerAuthorization {
       readonly serviceAccounts: readonly ServiceAccountRef[];
     };
   };
+  /** Why Linkerd's index drops it although admission accepts it (it authorizes no client). */
+  readonly droppedBecause?: string;
 }
 
 /** One route of an HttpRouteGroup: methods and a path template, or a nested group. */
@@ -271,6 +297,24 @@ export interface HeaderRewritePolicy {
   readonly rules: readonly RewriteRule[];
 }
 
+/** HTTPLocalRateLimitPolicy (policy.linkerd.io/v1alpha1): request rates a Server admits. */
+export interface RateLimitPolicy {
+  readonly meta: ObjectMeta;
+  /** The Server it targets (the only target kind Linkerd accepts). */
+  readonly server: string;
+  /** Requests per second over all clients. */
+  readonly total?: number;
+  /** Requests per second per client identity (unauthenticated clients share one budget). */
+  readonly identity?: number;
+  /** Per-identity budgets for the listed ServiceAccounts, replacing `identity` for them. */
+  readonly overrides: readonly {
+    readonly requestsPerSecond: number;
+    readonly clients: readonly ServiceAccountRef[];
+  }[];
+  /** `status.conditions` Accepted, when the object carries status. */
+  readonly accepted?: boolean;
+}
+
 /**
  * An object the loader refused (an admission error, or an apiVersion this module does not read).
  * Kept so that whatever names it can say "X is invalid (see its error at file:line)" instead of
@@ -300,6 +344,8 @@ export interface PolicyResources {
   readonly routeClasses: readonly HttpRouteClass[];
   readonly timeoutPolicies: readonly TimeoutPolicy[];
   readonly headerRewritePolicies: readonly HeaderRewritePolicy[];
+  /** HTTPLocalRateLimitPolicies. Optional so that hand-built resources need not list any. */
+  readonly rateLimitPolicies?: readonly RateLimitPolicy[];
   /**
    * Objects left out because of their errors, sorted by kind, namespace, name. Optional so that
    * hand-built resources need not list any. Default: none.

@@ -191,9 +191,10 @@ const scenarios: Scenario[] = [
       server('undeclared', { port: 7777, access: 'all-unauthenticated' }),
     vectors: [
       {
-        name: 'a numeric Server port the pod does not declare does not apply',
+        // Linkerd's links_unnamed_server_port: a number governs whether declared or not.
+        name: 'a numeric Server port applies though no container declares it',
         request: { path: '/', port: 7777 },
-        want: { server: 'default:all-unauthenticated' },
+        want: { server: 'ns/undeclared' },
       },
       {
         name: 'a name resolving to 8080',
@@ -448,7 +449,7 @@ spec:
         ],
       }) +
       server('web', { access: 'all-unauthenticated' }) +
-      server('grpc', { port: 9090, access: 'all-unauthenticated' }) +
+      server('grpc', { port: 9090, protocol: 'gRPC', access: 'all-unauthenticated' }) +
       route('orphan', 'nope', `[${prefix('/x')}]`) +
       `
 apiVersion: gateway.networking.k8s.io/v1
@@ -475,7 +476,7 @@ spec:
       },
       {
         name: 'the conflicted HTTPRoute does not apply',
-        request: { path: '/other', port: 9090 },
+        request: { path: '/other', method: 'POST', port: 9090 },
         want: { decision: 'not-found' },
       },
     ],

@@ -26,7 +26,7 @@ function identityTerm(pattern: string): string {
 /** The Cedar policy text for a list of authorizations on Server::"web" and its Route children. */
 export function cedarPolicies(authz: readonly AuthzSpec[]): string {
   const out = [
-    'permit(principal, action, resource) when { context.ip.isInRange(ip("127.0.0.0/8")) || context.ip.isInRange(ip("::1/128")) };',
+    'permit(principal, action, resource) when { context.ip.isInRange(ip("127.0.0.1/32")) || context.ip.isInRange(ip("::1/128")) };',
   ];
   for (const a of authz) {
     const resource =

@@ -103,7 +103,7 @@ const vectors: {
   },
   {
     name: 'unsupported filter',
-    yaml: ROUTE('    - filters: [{ type: RequestMirror }]\n'),
+    yaml: ROUTE('    - filters: [{ type: Bogus }]\n'),
     errors: [['POLICY_UNSUPPORTED_FILTER', 7, 'spec.rules[0].filters[0].type']],
   },
   {
@@ -112,9 +112,9 @@ const vectors: {
     errors: [['POLICY_INVALID_HOSTNAME', 5, 'spec.hostnames[0]']],
   },
   {
-    name: 'ServerAuthorization needs a client kind',
-    yaml: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: { name: sa, namespace: ns }\nspec:\n  server: { name: s }\n  client: {}\n',
-    errors: [['POLICY_INVALID_CLIENT', 6, 'spec.client']],
+    name: 'ServerAuthorization: unauthenticatedTLS together with identities',
+    yaml: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: { name: sa, namespace: ns }\nspec:\n  server: { name: s }\n  client:\n    meshTLS:\n      unauthenticatedTLS: true\n      identities: ["*"]\n',
+    errors: [['POLICY_INVALID_CLIENT', 8, 'spec.client.meshTLS.unauthenticatedTLS']],
   },
   {
     name: 'YAML syntax error is located',
@@ -154,7 +154,7 @@ describe('policy admission rules', () => {
 
   it('objects of other kinds and API groups are skipped silently', () => {
     const { problems, model } = load(
-      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: s }\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: s }\n',
     );
     assert.deepEqual(problems, []);
     assert.equal(model.podList.length, 0);
@@ -192,7 +192,7 @@ describe('policy admission rules', () => {
         [
           'POLICY_INVALID_FIELD',
           7,
-          'metadata.annotations.config.linkerd.io/opaque-ports',
+          'metadata.annotations["config.linkerd.io/opaque-ports"]',
           'quote the value: "3306"',
         ],
       ],

@@ -61,7 +61,13 @@ describe('identity patterns', () => {
     ['web.*.cluster.local', 'may use "*" only as a whole first label'],
     ['*web.cluster.local', 'may use "*" only as a whole first label'],
     ['Web.Cluster.Local', 'not a DNS-like identity'],
-    ['spiffe://', 'not a valid SPIFFE ID'],
+    ['spiffe://', 'trust domain is missing'],
+    // Linkerd's admission (runtime/src/validation.rs): no dot, empty or trailing segments.
+    ['spiffe://example.org/ns/../sa', 'dot segments'],
+    ['spiffe://example.org/ns/./sa', 'dot segments'],
+    ['spiffe://example.org//sa', 'empty segments'],
+    ['spiffe://example.org/sa/', 'trailing slash'],
+    ['spiffe://example.org/path?query=', 'segment characters'],
     ['', 'not a DNS-like identity'],
   ];
   for (const [pattern, problem] of rows) {

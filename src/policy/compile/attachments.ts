@@ -35,7 +35,8 @@ export interface RouteStatus {
   readonly route: HttpRoute;
   readonly parent: string;
   /** `invalid-parent`: the parent Server is in the input but was rejected at load. */
-  readonly status: 'accepted' | 'no-parent' | 'invalid-parent' | 'conflicted' | 'ignored';
+  readonly status:
+    'accepted' | 'no-parent' | 'invalid-parent' | 'conflicted' | 'ignored' | 'not-accepted';
   readonly reason: string;
   readonly at: Location;
 }
@@ -116,6 +117,22 @@ export class Attachments {
   private attachRoutes(routes: readonly HttpRoute[]): void {
     const candidates = new Map<string, HttpRoute[]>();
     for (const route of routes) {
+      if (route.ignoredBecause !== undefined) {
+        // Linkerd's index refuses the whole route: it attaches to none of its parents. One
+        // status, at the parentRef that caused it (or the first Server parent).
+        const cause =
+          route.parents.find((p) => p.ignoredBecause === route.ignoredBecause) ??
+          route.parents.find((p) => p.inbound);
+        if (cause !== undefined)
+          this.statuses.push({
+            route,
+            parent: cause.name,
+            status: 'ignored',
+            reason: `the whole route is ignored for inbound policy: ${route.ignoredBecause}`,
+            at: cause.at,
+          });
+        continue;
+      }
       for (const parent of route.parents) {
         if (parent.defaultKind === true) {
           // A Gateway parent is none of our business, unless a Server of that name exists.
@@ -158,7 +175,24 @@ export class Attachments {
         const at =
           route.parents.find((p) => p.inbound && key(route.meta.namespace, p.name) === serverKey)
             ?.at ?? route.meta.at;
-        if (hasGrpc && route.kind === 'HTTPRoute') {
+        const recorded = route.statusParents;
+        const written =
+          recorded === undefined
+            ? undefined
+            : recorded.find((p) => key(route.meta.namespace, p.name) === serverKey);
+        if (recorded !== undefined && written?.accepted !== true) {
+          // The status the cluster wrote decides, as Linkerd's index reads it.
+          this.statuses.push({
+            route,
+            parent: serverKey,
+            status: 'not-accepted',
+            reason:
+              written === undefined
+                ? `its status.parents has no entry for Server ${serverKey}, so Linkerd does not use it`
+                : `its status.parents says Accepted is not True for Server ${serverKey}${written.reason === undefined ? '' : ` (${written.reason})`}`,
+            at,
+          });
+        } else if (recorded === undefined && hasGrpc && route.kind === 'HTTPRoute') {
           this.statuses.push({
             route,
             parent: serverKey,

@@ -44,7 +44,7 @@ const ALL_NETWORKS: readonly NetworkSpec[] = [
   { cidr: '::/0', except: [] },
 ];
 const LOOPBACK: readonly NetworkSpec[] = [
-  { cidr: '127.0.0.0/8', except: [] },
+  { cidr: '127.0.0.1/32', except: [] },
   { cidr: '::1/128', except: [] },
 ];
 

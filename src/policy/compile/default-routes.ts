@@ -57,3 +57,38 @@ export function defaultRoutes(
   }
   return routes;
 }
+
+/**
+ * The route Linkerd gives a gRPC Server without GRPCRoutes: one rule matching any
+ * `POST /<service>/<method>`, authorized by the Server alone. There is no probe route (probes
+ * are HTTP/1 GETs, which a gRPC Server's routes never match).
+ */
+export function defaultGrpcRoute(
+  timeouts: readonly AppliedTimeout[],
+  rewrites: readonly HeaderRewritePolicy[],
+): CompiledRoute {
+  return {
+    name: 'default',
+    kind: 'default',
+    created: '',
+    hostnames: [],
+    rules: [
+      {
+        matches: [
+          {
+            path: { type: 'Exact', value: '/*/*' },
+            headers: [],
+            queryParams: [],
+            method: 'POST',
+            grpc: {},
+          },
+        ],
+        filters: [],
+      },
+    ],
+    labels: Object.create(null),
+    authorizations: [],
+    timeouts,
+    rewrites,
+  };
+}

@@ -30,7 +30,9 @@ import {
   inherited,
   parsePortList,
 } from './annotations.js';
-import { defaultRoutes } from './default-routes.js';
+import { defaultGrpcRoute, defaultRoutes } from './default-routes.js';
+import { rateLimitFor } from './rate-limits.js';
+import type { CompiledRateLimit } from './rate-limits.js';
 import { describeRejected } from './rejections.js';
 import { Attachments, key } from './attachments.js';
 import type { ExtensionRoute } from './attachments.js';
@@ -58,14 +60,20 @@ export interface PortPolicy {
   /** Server- and Namespace-level AuthorizationPolicies dropped (fail closed). Default: none. */
   readonly ignored?: readonly IgnoredPolicy[];
   readonly table: RouteTable;
+  /** The HTTPLocalRateLimitPolicy in force (HTTP Servers only). Default: none. */
+  readonly rateLimit?: CompiledRateLimit;
 }
 
 interface ServerModel {
   readonly authorizations: readonly Authorization[];
   readonly ignored: readonly IgnoredPolicy[];
-  /** Attached routes; empty when the Server has none (then default/probe are synthesised). */
+  /**
+   * Attached routes of every kind. The table holds the kind the protocol serves; without any,
+   * default/probe are synthesised (a gRPC Server gets the default gRPC route).
+   */
   readonly routes: readonly CompiledRoute[];
   readonly table?: RouteTable;
+  readonly rateLimit?: CompiledRateLimit;
 }
 
 export class PolicyModel {
@@ -172,6 +180,8 @@ export class PolicyModel {
   /** The ports worth listing for a pod: declared or probed. */
   portsOf(pod: Pod): number[] {
     const ports = new Set<number>(pod.ports.map((p) => p.port));
+    for (const server of this.serversSelecting(pod))
+      if (typeof server.port === 'number') ports.add(server.port);
     for (const probe of pod.probes) {
       const port = this.resolvePort(pod, probe.port);
       if (port !== undefined) ports.add(port);
@@ -248,6 +258,7 @@ export class PolicyModel {
         authorizations: model.authorizations,
         ...(model.ignored.length === 0 ? {} : { ignored: model.ignored }),
         table,
+        ...(model.rateLimit === undefined ? {} : { rateLimit: model.rateLimit }),
       };
     } else {
       const { policy, reason } = this.defaultPolicyFor(pod, port);
@@ -347,6 +358,7 @@ export class PolicyModel {
       ...this.policies.ignored(server.meta.namespace, 'Namespace', server.meta.namespace),
     ];
     const routes: CompiledRoute[] = [];
+    const served = servedRouteKind(server.proxyProtocol);
     for (const route of this.attachments.routesOf(server)) {
       const labels = route.meta.labels;
       const classes = this.attachments.classesMatching(server, labels);
@@ -387,10 +399,24 @@ export class PolicyModel {
     }
     for (const ext of this.attachments.extensionRoutesOf(server))
       routes.push(this.extensionRoute(server, ext));
-    const model: ServerModel =
-      routes.length === 0
-        ? { authorizations, ignored, routes }
-        : { authorizations, ignored, routes, table: new RouteTable(routes) };
+    // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
+    // on the others; routes of the other kind stay attached but are never consulted.
+    const servedRoutes = routes.filter(
+      (r) => r.kind === served || (r.kind === 'HttpRouteGroup' && served === 'HTTPRoute'),
+    );
+    const rateLimit =
+      served === 'HTTPRoute'
+        ? rateLimitFor(this.resources.rateLimitPolicies ?? [], server, this.settings)
+        : undefined;
+    const limit = rateLimit === undefined ? {} : { rateLimit };
+    let model: ServerModel =
+      servedRoutes.length === 0
+        ? { authorizations, ignored, routes, ...limit }
+        : { authorizations, ignored, routes, table: new RouteTable(servedRoutes), ...limit };
+    if (servedRoutes.length === 0 && served === 'GRPCRoute') {
+      const grpc = defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, []));
+      model = { ...model, table: new RouteTable([grpc]) };
+    }
     this.serverModels.set(serverKey, model);
     return model;
   }
@@ -458,6 +484,13 @@ export class PolicyModel {
       ),
     );
   }
+}
+
+/** The route kind the proxy serves for a protocol; undefined when routes do not apply. */
+export function servedRouteKind(protocol: ProxyProtocol): 'HTTPRoute' | 'GRPCRoute' | undefined {
+  if (protocol === 'gRPC') return 'GRPCRoute';
+  if (protocol === 'opaque' || protocol === 'TLS') return undefined;
+  return 'HTTPRoute';
 }
 
 /** Linkerd's Server order for one pod and port: oldest creationTimestamp, then lower name. */

@@ -21,7 +21,7 @@ export class PolicyIndex {
     const authentications = new AuthenticationIndex(resources, settings);
     for (const policy of resources.authorizationPolicies) {
       const t = policy.targetRef;
-      const k = `${policy.meta.namespace}/${t.kind}/${t.name}`;
+      const k = targetKey(policy.meta.namespace, t.kind, t.name, t.group);
       const list = this.byTarget.get(k);
       if (list === undefined) this.byTarget.set(k, [policy]);
       else list.push(policy);
@@ -48,9 +48,9 @@ export class PolicyIndex {
   }
 
   /** Compiled authorizations of the policies targeting one object, in input order. */
-  authorizations(namespace: string, kind: string, name: string): Authorization[] {
+  authorizations(namespace: string, kind: string, name: string, group?: string): Authorization[] {
     const out: Authorization[] = [];
-    for (const policy of this.byTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
+    for (const policy of this.byTarget.get(targetKey(namespace, kind, name, group)) ?? []) {
       const compiled = this.compiled.get(policy);
       if (compiled !== undefined) out.push(compiled);
     }
@@ -58,13 +58,23 @@ export class PolicyIndex {
   }
 
   /** Dropped policies targeting one object, with why, in input order. */
-  ignored(namespace: string, kind: string, name: string): IgnoredPolicy[] {
+  ignored(namespace: string, kind: string, name: string, group?: string): IgnoredPolicy[] {
     const out: IgnoredPolicy[] = [];
-    for (const policy of this.byTarget.get(`${namespace}/${kind}/${name}`) ?? []) {
+    for (const policy of this.byTarget.get(targetKey(namespace, kind, name, group)) ?? []) {
       const reason = this.droppedReasons.get(policy);
       if (reason !== undefined)
         out.push({ name: `authorizationpolicy/${policy.meta.name}`, reason });
     }
     return out;
   }
+}
+
+/**
+ * Where policies for a target are filed. Routes are told apart by API group too (Linkerd keys
+ * them by group, kind and name): an HTTPRoute `web` in policy.linkerd.io and one in
+ * gateway.networking.k8s.io are two targets. Without a group, HTTPRoute means the Gateway API's.
+ */
+function targetKey(namespace: string, kind: string, name: string, group?: string): string {
+  if (kind !== 'HTTPRoute') return `${namespace}/${kind}/${name}`;
+  return `${namespace}/${kind}.${group ?? 'gateway.networking.k8s.io'}/${name}`;
 }

@@ -4,7 +4,13 @@
  * output never depends on file order.
  */
 import { compareStrings } from '../../selector/index.js';
-import type { ObjectMeta, PolicyProblem, PolicyResources, RejectedObject } from '../types.js';
+import type {
+  ObjectMeta,
+  PolicyProblem,
+  PolicyResources,
+  RateLimitPolicy,
+  RejectedObject,
+} from '../types.js';
 import { ReadContext, isRecord } from './read-context.js';
 import {
   readAuthorizationPolicy,
@@ -12,7 +18,8 @@ import {
   readNetworkAuthentication,
   readServerAuthorization,
 } from './read-authz.js';
-import { readMeta, readNamespace, readPod, readServer } from './read-core.js';
+import { readExternalWorkload, readMeta, readNamespace, readPod, readServer } from './read-core.js';
+import { readRateLimitPolicy } from './read-ratelimit.js';
 import {
   readHeaderRewritePolicy,
   readRouteBinding,
@@ -29,6 +36,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] 
 const LINKERD_POLICY = /^policy\.linkerd\.io\/v1(alpha\d+|beta\d+)$/;
 const GATEWAY = /^gateway\.networking\.k8s\.io\/v1(alpha\d+|beta\d+)?$/;
 const EXTENSION = 'policy.labelwise.dev/v1alpha1';
+const WORKLOAD = /^workload\.linkerd\.io\/v1(alpha\d+|beta\d+)$/;
 
 /** For the hint of `POLICY_UNSUPPORTED_API_VERSION`. */
 const SUPPORTED_VERSIONS: Readonly<Record<string, string>> = {
@@ -41,6 +49,8 @@ const SUPPORTED_VERSIONS: Readonly<Record<string, string>> = {
   ServerAuthorization: 'policy.linkerd.io/v1beta1',
   HTTPRoute: 'gateway.networking.k8s.io/v1 (or v1beta1, v1alpha2), policy.linkerd.io/v1beta3',
   GRPCRoute: 'gateway.networking.k8s.io/v1 (or v1alpha2)',
+  HTTPLocalRateLimitPolicy: 'policy.linkerd.io/v1alpha1',
+  ExternalWorkload: 'workload.linkerd.io/v1beta1 (or v1alpha1)',
   HttpRouteGroup: EXTENSION,
   HttpRouteBinding: EXTENSION,
   HttpRouteClass: EXTENSION,
@@ -77,6 +87,8 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   ServerAuthorization: ['policy.linkerd.io'],
   HTTPRoute: ['policy.linkerd.io', 'gateway.networking.k8s.io'],
   GRPCRoute: ['gateway.networking.k8s.io'],
+  HTTPLocalRateLimitPolicy: ['policy.linkerd.io'],
+  ExternalWorkload: ['workload.linkerd.io'],
   HttpRouteGroup: ['policy.labelwise.dev'],
   HttpRouteBinding: ['policy.labelwise.dev'],
   HttpRouteClass: ['policy.labelwise.dev'],
@@ -108,7 +120,10 @@ function accepts(kind: string, apiVersion: string): boolean {
     case 'MeshTLSAuthentication':
     case 'NetworkAuthentication':
     case 'ServerAuthorization':
+    case 'HTTPLocalRateLimitPolicy':
       return LINKERD_POLICY.test(apiVersion);
+    case 'ExternalWorkload':
+      return WORKLOAD.test(apiVersion);
     case 'HTTPRoute':
       return LINKERD_POLICY.test(apiVersion) || GATEWAY.test(apiVersion);
     case 'GRPCRoute':
@@ -136,6 +151,8 @@ export function readResources(docs: readonly YamlDoc[]): {
   problems: PolicyProblem[];
 } {
   const out = emptyResources();
+  const rateLimits: RateLimitPolicy[] = [];
+  out.rateLimitPolicies = rateLimits;
   const problems: PolicyProblem[] = [];
   const rejected: RejectedObject[] = [];
   /** Where each object was first defined, and whether that definition was kept. */
@@ -208,7 +225,9 @@ export function readResources(docs: readonly YamlDoc[]): {
       problems.push(...ctx.problems);
       continue;
     }
-    const identity = `${kind} ${meta.namespace}/${meta.name}`;
+    // Objects are identified by group, kind, namespace and name: an HTTPRoute in
+    // policy.linkerd.io and one in gateway.networking.k8s.io may share a name.
+    const identity = `${apiVersion.split('/')[0] ?? ''}/${kind} ${meta.namespace}/${meta.name}`;
     const first = seen.get(identity);
     if (first?.kept === true) {
       ctx.fail(
@@ -234,7 +253,7 @@ export function readResources(docs: readonly YamlDoc[]): {
     }
     const entry = { at: `${meta.at.file}:${meta.at.line}`, kept: false };
     if (first === undefined) seen.set(identity, entry);
-    let kept = true;
+    let kept: boolean;
     // Namespaces and Pods are read whole (readers never return undefined for them); like the
     // others, one with an error is left out, as the API server would refuse it.
     switch (kind) {
@@ -243,6 +262,12 @@ export function readResources(docs: readonly YamlDoc[]): {
         break;
       case 'Pod':
         kept = push(out.pods, readPod(ctx, meta), ctx);
+        break;
+      case 'ExternalWorkload':
+        kept = push(out.pods, readExternalWorkload(ctx, meta), ctx);
+        break;
+      case 'HTTPLocalRateLimitPolicy':
+        kept = push(rateLimits, readRateLimitPolicy(ctx, meta), ctx);
         break;
       case 'Server':
         kept = push(out.servers, readServer(ctx, meta), ctx);
@@ -288,13 +313,14 @@ export function readResources(docs: readonly YamlDoc[]): {
     problems.push(...ctx.problems);
   }
   for (const list of Object.values(out) as {
-    meta: { namespace: string; name: string; kind: string };
+    meta: { namespace: string; name: string; kind: string; apiVersion: string };
   }[][]) {
     list.sort(
       (a, b) =>
         compareStrings(a.meta.namespace, b.meta.namespace) ||
         compareStrings(a.meta.name, b.meta.name) ||
-        compareStrings(a.meta.kind, b.meta.kind),
+        compareStrings(a.meta.kind, b.meta.kind) ||
+        compareStrings(a.meta.apiVersion, b.meta.apiVersion),
     );
   }
   rejected.sort(

@@ -39,22 +39,32 @@ const AUTHENTICATIONS: Readonly<Record<string, readonly string[]>> = {
   ServiceAccount: ['', 'core'],
 };
 
+/** The key of `allowed` that `written` names, compared case-insensitively (as Linkerd does). */
+function canonical(
+  allowed: Readonly<Record<string, unknown>>,
+  written: string,
+): string | undefined {
+  const lower = written.toLowerCase();
+  return Object.keys(allowed).find((k) => k.toLowerCase() === lower);
+}
+
 function readRef(
   ctx: ReadContext,
   path: Path,
   allowed: Readonly<Record<string, readonly string[]>>,
 ): ObjectRef | undefined {
-  const group = ctx.string([...path, 'group']) ?? '';
-  const kind = ctx.string([...path, 'kind'], { required: true, nonEmpty: true });
+  const group = (ctx.string([...path, 'group']) ?? '').toLowerCase();
+  const writtenKind = ctx.string([...path, 'kind'], { required: true, nonEmpty: true });
   const name = ctx.string([...path, 'name'], { required: true, nonEmpty: true });
   const namespace = ctx.string([...path, 'namespace'], { nonEmpty: true });
-  if (kind === undefined || name === undefined) return undefined;
-  const groups = Object.prototype.hasOwnProperty.call(allowed, kind) ? allowed[kind] : undefined;
-  if (groups === undefined) {
+  if (writtenKind === undefined || name === undefined) return undefined;
+  const kind = canonical(allowed, writtenKind);
+  const groups = kind === undefined ? undefined : allowed[kind];
+  if (kind === undefined || groups === undefined) {
     return ctx.fail(
       [...path, 'kind'],
       'POLICY_UNSUPPORTED_REF',
-      `unsupported kind ${JSON.stringify(kind)}, expected one of ${Object.keys(allowed).join(', ')}`,
+      `unsupported kind ${JSON.stringify(writtenKind)}, expected one of ${Object.keys(allowed).join(', ')}`,
     );
   }
   if (!groups.includes(group)) {
@@ -64,7 +74,15 @@ function readRef(
       `${kind} belongs to group ${groups.map((g) => JSON.stringify(g)).join(' or ')}, found ${JSON.stringify(group)}`,
     );
   }
-  return { group, kind, name, ...(namespace === undefined ? {} : { namespace }), at: ctx.at(path) };
+  // Kinds are stored as Linkerd names them; the group too, with the core group as ''.
+  const stored = group === 'core' ? '' : group;
+  return {
+    group: stored,
+    kind,
+    name,
+    ...(namespace === undefined ? {} : { namespace }),
+    at: ctx.at(path),
+  };
 }
 
 export function readAuthorizationPolicy(
@@ -113,6 +131,19 @@ export function readAuthorizationPolicy(
       );
       return;
     }
+    const other = ref.kind === 'ServiceAccount' ? 'MeshTLSAuthentication' : 'ServiceAccount';
+    if (
+      (ref.kind === 'ServiceAccount' || ref.kind === 'MeshTLSAuthentication') &&
+      seen.has(other)
+    ) {
+      ctx.fail(
+        ['spec', 'requiredAuthenticationRefs', i],
+        'POLICY_DUPLICATE_AUTHENTICATION',
+        'a MeshTLSAuthentication and a ServiceAccount may not be set together',
+        "name the ServiceAccount in the MeshTLSAuthentication's identityRefs instead",
+      );
+      return;
+    }
     refs.push(ref);
   });
   if (targetRef === undefined || ctx.problems.length > 0) return undefined;
@@ -152,14 +183,27 @@ export function readMeshTLSAuthentication(
   const identityRefs: MeshTLSAuthentication['identityRefs'][number][] = [];
   (ctx.list(['spec', 'identityRefs']) ?? []).forEach((_, i) => {
     const base = ['spec', 'identityRefs', i];
-    const kind = ctx.string([...base, 'kind'], { required: true });
+    const writtenKind = ctx.string([...base, 'kind'], { required: true });
     const name = ctx.string([...base, 'name'], { required: true, nonEmpty: true });
     const namespace = ctx.string([...base, 'namespace'], { nonEmpty: true });
-    if (kind !== undefined && kind !== 'ServiceAccount' && kind !== 'Namespace') {
+    const kind =
+      writtenKind === undefined
+        ? undefined
+        : (canonical({ ServiceAccount: 1, Namespace: 1 }, writtenKind) as
+            'ServiceAccount' | 'Namespace' | undefined);
+    if (writtenKind !== undefined && kind === undefined) {
       ctx.fail(
         [...base, 'kind'],
         'POLICY_UNSUPPORTED_REF',
-        `identityRefs kind must be ServiceAccount or Namespace, found ${JSON.stringify(kind)}`,
+        `identityRefs kind must be ServiceAccount or Namespace, found ${JSON.stringify(writtenKind)}`,
+      );
+      return;
+    }
+    if (kind === 'Namespace' && namespace !== undefined) {
+      ctx.fail(
+        [...base, 'namespace'],
+        'POLICY_UNSUPPORTED_REF',
+        'a Namespace identityRef is cluster-scoped and cannot have a namespace',
       );
       return;
     }
@@ -245,13 +289,12 @@ export function readServerAuthorization(
       'client.unauthenticated and client.meshTLS cannot both be set',
     );
   }
-  if (!unauthenticated && mesh === undefined) {
-    ctx.fail(
-      ['spec', 'client'],
-      'POLICY_INVALID_CLIENT',
-      'client needs unauthenticated: true or a meshTLS block',
-    );
-  }
+  // Admission lets a client with neither through; Linkerd's index then drops the
+  // ServerAuthorization ("no client authentication configured"). Kept, marked dropped.
+  let droppedBecause: string | undefined =
+    !unauthenticated && mesh === undefined
+      ? 'its client sets neither unauthenticated nor meshTLS (no client authentication configured)'
+      : undefined;
   let meshTLS: NonNullable<ServerAuthorization['client']['meshTLS']> | undefined;
   if (mesh !== undefined) {
     const base = ['spec', 'client', 'meshTLS'];
@@ -264,11 +307,28 @@ export function readServerAuthorization(
       const namespace = ctx.string([...base, 'serviceAccounts', i, 'namespace']) ?? meta.namespace;
       if (name !== undefined) serviceAccounts.push({ name, namespace });
     });
-    meshTLS = {
-      unauthenticatedTLS: ctx.boolean([...base, 'unauthenticatedTLS']) ?? false,
-      identities: readIdentities(ctx, [...base, 'identities']),
-      serviceAccounts,
-    };
+    const unauthenticatedTLS = ctx.boolean([...base, 'unauthenticatedTLS']) ?? false;
+    const identities = readIdentities(ctx, [...base, 'identities']);
+    identities.forEach((identity, i) => {
+      // The ServerAuthorization CRD's pattern admits DNS-like identities only.
+      if (identity.startsWith('spiffe://'))
+        ctx.fail(
+          [...base, 'identities', i],
+          'POLICY_INVALID_IDENTITY',
+          `${JSON.stringify(identity)}: a ServerAuthorization's meshTLS.identities are DNS-like names, not SPIFFE IDs`,
+          'use a MeshTLSAuthentication with an AuthorizationPolicy for SPIFFE IDs',
+        );
+    });
+    if (unauthenticatedTLS && identities.length + serviceAccounts.length > 0)
+      ctx.fail(
+        [...base, 'unauthenticatedTLS'],
+        'POLICY_INVALID_CLIENT',
+        'unauthenticatedTLS must be false when identities or serviceAccounts are set',
+      );
+    if (!unauthenticatedTLS && identities.length + serviceAccounts.length === 0)
+      droppedBecause =
+        'its meshTLS block names no identities or serviceAccounts (it authorizes no clients)';
+    meshTLS = { unauthenticatedTLS, identities, serviceAccounts };
   }
   if (server === undefined || ctx.problems.length > 0) return undefined;
   return {
@@ -279,5 +339,6 @@ export function readServerAuthorization(
       unauthenticated,
       ...(meshTLS === undefined ? {} : { meshTLS }),
     },
+    ...(droppedBecause === undefined ? {} : { droppedBecause }),
   };
 }

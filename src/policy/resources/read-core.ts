@@ -134,42 +134,104 @@ const PROBES = [
   ['startupProbe', 'startup'],
 ] as const;
 
-export function readPod(ctx: ReadContext, meta: ObjectMeta): Pod {
+/**
+ * Reads a pod spec at `base` (`['spec']` for a Pod; a workload's pod template elsewhere). As
+ * Linkerd's index does: init containers (native sidecars) count with the containers; only TCP
+ * ports are named ports (a UDP port keeps its number, not its name); a probe's named port
+ * resolves within its own container (case-insensitively) and a probe that names no such port is
+ * left out; a probe path drops its query string.
+ */
+export function readPod(ctx: ReadContext, meta: ObjectMeta, base: Path = ['spec']): Pod {
   const ports: ContainerPort[] = [];
   const probes: Probe[] = [];
-  (ctx.list(['spec', 'containers']) ?? []).forEach((container, c) => {
-    if (!isRecord(container))
-      return void ctx.fail(
-        ['spec', 'containers', c],
-        'POLICY_INVALID_FIELD',
-        'a container must be a mapping',
-      );
-    const containerName = ctx.string(['spec', 'containers', c, 'name']) ?? `#${c}`;
-    (ctx.list(['spec', 'containers', c, 'ports']) ?? []).forEach((_, p) => {
-      const base = ['spec', 'containers', c, 'ports', p];
-      const port = readPort(ctx, [...base, 'containerPort'], true);
-      if (typeof port === 'string')
+  for (const field of ['containers', 'initContainers'] as const) {
+    (ctx.list([...base, field]) ?? []).forEach((container, c) => {
+      if (!isRecord(container))
         return void ctx.fail(
-          [...base, 'containerPort'],
-          'POLICY_INVALID_PORT',
-          'containerPort must be a number',
+          [...base, field, c],
+          'POLICY_INVALID_FIELD',
+          'a container must be a mapping',
         );
-      const name = ctx.string([...base, 'name']);
-      if (port !== undefined) ports.push(name === undefined ? { port } : { name, port });
+      const containerName = ctx.string([...base, field, c, 'name']) ?? `#${c}`;
+      const own: ContainerPort[] = [];
+      (ctx.list([...base, field, c, 'ports']) ?? []).forEach((_, p) => {
+        const at = [...base, field, c, 'ports', p];
+        const port = readPort(ctx, [...at, 'containerPort'], true);
+        if (typeof port === 'string')
+          return void ctx.fail(
+            [...at, 'containerPort'],
+            'POLICY_INVALID_PORT',
+            'containerPort must be a number',
+          );
+        const name = ctx.string([...at, 'name']);
+        const protocol = ctx.string([...at, 'protocol']) ?? 'TCP';
+        if (port === undefined) return;
+        const named = name !== undefined && protocol.toUpperCase() === 'TCP';
+        own.push(named ? { name, port } : { port });
+      });
+      ports.push(...own);
+      for (const [probeField, kind] of PROBES) {
+        const at = [...base, field, c, probeField, 'httpGet'];
+        if (ctx.record(at) === undefined) continue;
+        const written = readPort(ctx, [...at, 'port'], true);
+        const raw = ctx.string([...at, 'path']) ?? '/';
+        const path = probePath(raw);
+        const port =
+          typeof written === 'string'
+            ? own.find(
+                (p) => p.name !== undefined && p.name.toLowerCase() === written.toLowerCase(),
+              )?.port
+            : written;
+        if (port !== undefined) probes.push({ kind, container: containerName, port, path });
+      }
     });
-    for (const [field, kind] of PROBES) {
-      const base = ['spec', 'containers', c, field, 'httpGet'];
-      if (ctx.record(base) === undefined) continue;
-      const port = readPort(ctx, [...base, 'port'], true);
-      const path = ctx.string([...base, 'path']) ?? '/';
-      if (port !== undefined) probes.push({ kind, container: containerName, port, path });
-    }
-  });
+  }
   return { meta, ports, probes };
 }
 
+/** The path part of a probe's `path` (what the proxy sees as the request path). */
+function probePath(raw: string): string {
+  const cut = raw.search(/[?#]/);
+  const path = cut < 0 ? raw : raw.slice(0, cut);
+  return path === '' ? '/' : path;
+}
+
+/**
+ * An ExternalWorkload (workload.linkerd.io): a meshed VM or host. Its named ports come from
+ * `spec.ports` (TCP only); it has no probes.
+ */
+export function readExternalWorkload(ctx: ReadContext, meta: ObjectMeta): Pod {
+  const ports: ContainerPort[] = [];
+  (ctx.list(['spec', 'ports']) ?? []).forEach((_, p) => {
+    const at = ['spec', 'ports', p];
+    const port = readPort(ctx, [...at, 'port'], true);
+    if (typeof port === 'string')
+      return void ctx.fail([...at, 'port'], 'POLICY_INVALID_PORT', 'port must be a number');
+    const name = ctx.string([...at, 'name']);
+    const protocol = ctx.string([...at, 'protocol']) ?? 'TCP';
+    if (port === undefined) return;
+    ports.push(name !== undefined && protocol.toUpperCase() === 'TCP' ? { name, port } : { port });
+  });
+  return { meta, ports, probes: [], external: true };
+}
+
 export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefined {
-  if (!ctx.has(['spec', 'podSelector'])) {
+  const hasPods = ctx.has(['spec', 'podSelector']);
+  const hasExternal = ctx.has(['spec', 'externalWorkloadSelector']);
+  if (hasPods && hasExternal) {
+    ctx.fail(
+      ['spec', 'externalWorkloadSelector'],
+      'POLICY_INVALID_SELECTOR',
+      'podSelector and externalWorkloadSelector cannot both be set',
+      'write one Server for the pods and another for the external workloads',
+    );
+  } else if (hasExternal && !meta.apiVersion.endsWith('/v1beta3')) {
+    ctx.fail(
+      ['spec', 'externalWorkloadSelector'],
+      'POLICY_INVALID_SELECTOR',
+      `externalWorkloadSelector needs policy.linkerd.io/v1beta3, found ${meta.apiVersion}`,
+    );
+  } else if (!hasPods && !hasExternal) {
     ctx.fail(
       ['spec'],
       'POLICY_MISSING_FIELD',
@@ -177,8 +239,9 @@ export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefin
       'use podSelector: {} to select every pod of the namespace',
     );
   }
-  const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'podSelector']), {
-    path: 'spec.podSelector',
+  const field = hasExternal && !hasPods ? 'externalWorkloadSelector' : 'podSelector';
+  const { selector, errors } = fromLabelSelector(ctx.get(['spec', field]), {
+    path: `spec.${field}`,
   });
   for (const error of errors) {
     const path = (error.source.path ?? 'spec.podSelector')
@@ -207,6 +270,7 @@ export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefin
   return {
     meta,
     podSelector: selector,
+    ...(field === 'externalWorkloadSelector' ? { selects: 'externalWorkloads' as const } : {}),
     port,
     proxyProtocol: protocol as ProxyProtocol,
     accessPolicy: accessPolicy as DefaultPolicy,

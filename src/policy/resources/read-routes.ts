@@ -15,6 +15,7 @@ import type { ObjectMeta } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
 import { compilePattern } from '../pattern.js';
 import type { Pattern } from '../pattern.js';
+import { readParentStatuses, sameName } from './read-status.js';
 
 const HOSTNAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
@@ -33,16 +34,30 @@ export function compileRegex(ctx: ReadContext, path: Path, source: string): Patt
   return pattern;
 }
 
-function readParents(ctx: ReadContext, meta: ObjectMeta): ParentRef[] {
+const POLICY_GROUP = 'policy.linkerd.io';
+const GATEWAY_GROUP = 'gateway.networking.k8s.io';
+
+/**
+ * Reads parentRefs. Kind and group compare case-insensitively (as Linkerd's `targets_kind`);
+ * an absent group takes the CRD default of the route's own API group (`policy.linkerd.io` for a
+ * policy.linkerd.io HTTPRoute, the Gateway API group otherwise), an absent kind is `Gateway`.
+ * A Server parentRef with `port`, `sectionName` or another namespace makes Linkerd's index
+ * ignore the whole route: returned as `ignoredBecause`.
+ */
+function readParents(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+  routeGroup: string,
+): { parents: ParentRef[]; ignoredBecause?: string } {
   const parents: ParentRef[] = [];
+  let ignoredBecause: string | undefined;
   (ctx.list(['spec', 'parentRefs']) ?? []).forEach((_, i) => {
     const base = ['spec', 'parentRefs', i];
     const name = ctx.string([...base, 'name'], { required: true, nonEmpty: true });
     const writtenGroup = ctx.string([...base, 'group']);
     const writtenKind = ctx.string([...base, 'kind']);
-    const group = writtenGroup ?? 'gateway.networking.k8s.io';
-    const kind = writtenKind ?? 'Gateway';
     if (name === undefined) return;
+    const at = ctx.at(base);
     if (writtenGroup === undefined && writtenKind === undefined) {
       // `parentRefs: [{ name: web }]` means a Gateway; kept so the linter can ask whether the
       // Server of that name was meant (it never is attached this way).
@@ -51,38 +66,41 @@ function readParents(ctx: ReadContext, meta: ObjectMeta): ParentRef[] {
         inbound: false,
         defaultKind: true,
         ignoredBecause:
-          'it gives no group or kind, so it names a Gateway (the Gateway API default), not a Server',
-        at: ctx.at(base),
+          'it gives no group or kind, so it names a Gateway (the CRD default), not a Server',
+        at,
       });
       return;
     }
-    // Only Servers are inbound parents; Gateways and Services belong to other controllers.
-    if (kind !== 'Server') return;
-    if (group !== 'policy.linkerd.io') {
-      ctx.fail(
-        [...base, 'group'],
-        'POLICY_INVALID_PARENT',
-        `a Server parentRef needs group policy.linkerd.io, found ${writtenGroup === undefined ? 'none (the default is gateway.networking.k8s.io)' : JSON.stringify(group)}`,
-        'set group: policy.linkerd.io',
-      );
+    const kind = writtenKind ?? 'Gateway';
+    // The API server fills an absent group with the CRD default; an empty group is the core group.
+    const group = writtenGroup ?? routeGroup;
+    if (!sameName(kind, 'Server')) return; // Gateways and Services belong to other controllers.
+    if (!sameName(group, POLICY_GROUP)) {
+      parents.push({
+        name,
+        inbound: false,
+        ignoredBecause:
+          writtenGroup === undefined
+            ? `it names kind Server without a group, and in a ${routeGroup} route the group defaults to ${routeGroup}, so it is not a Linkerd Server`
+            : `group ${JSON.stringify(writtenGroup)} is not policy.linkerd.io, so it is not a Linkerd Server`,
+        at,
+      });
       return;
     }
     const namespace = ctx.string([...base, 'namespace']);
-    const at = ctx.at(base);
-    let ignoredBecause: string | undefined;
+    let invalid: string | undefined;
     if (namespace !== undefined && namespace !== meta.namespace)
-      ignoredBecause = `it names another namespace (${namespace})`;
+      invalid = `parentRef ${name} names a Server in another namespace (${namespace})`;
     else if (ctx.get([...base, 'port']) !== undefined)
-      ignoredBecause = 'it sets port, which inbound parents do not support';
+      invalid = `parentRef ${name} sets port, which a Server parent may not`;
     else if (ctx.get([...base, 'sectionName']) !== undefined)
-      ignoredBecause = 'it sets sectionName, which inbound parents do not support';
-    parents.push(
-      ignoredBecause === undefined
-        ? { name, inbound: true, at }
-        : { name, inbound: false, ignoredBecause, at },
-    );
+      invalid = `parentRef ${name} sets sectionName, which a Server parent may not`;
+    if (invalid !== undefined) {
+      ignoredBecause ??= invalid;
+      parents.push({ name, inbound: false, ignoredBecause: invalid, at });
+    } else parents.push({ name, inbound: true, at });
   });
-  return parents;
+  return ignoredBecause === undefined ? { parents } : { parents, ignoredBecause };
 }
 
 function readValueMatches(ctx: ReadContext, path: Path, lower: boolean): ValueMatch[] {
@@ -160,86 +178,193 @@ function readHttpMatch(ctx: ReadContext, base: Path): RouteMatchSpec | undefined
     : { path, headers, queryParams, method };
 }
 
-/** A GRPCRoute method match, expressed as the HTTP/2 request it selects (`POST /svc/method`). */
+/**
+ * A GRPCRoute method match. The proxy matches `POST /<service>/<method>` segment by segment;
+ * `path` only describes it. RegularExpression method matches are refused by Linkerd's admission.
+ */
 function readGrpcMatch(ctx: ReadContext, base: Path): RouteMatchSpec | undefined {
   const headers = readValueMatches(ctx, [...base, 'headers'], true);
-  const service = ctx.string([...base, 'method', 'service']);
-  const method = ctx.string([...base, 'method', 'method']);
+  const hasMethod = ctx.record([...base, 'method']) !== undefined;
+  const service = ctx.string([...base, 'method', 'service'], { nonEmpty: true });
+  const method = ctx.string([...base, 'method', 'method'], { nonEmpty: true });
   const type = ctx.string([...base, 'method', 'type']) ?? 'Exact';
   if (type !== 'Exact') {
     ctx.fail(
       [...base, 'method', 'type'],
       'POLICY_INVALID_MATCH',
-      'only Exact gRPC method matches are supported',
+      `unsupported GRPCRoute method match type ${JSON.stringify(type)}; Linkerd supports Exact only`,
     );
     return undefined;
   }
-  let path: PathMatch;
-  if (service !== undefined && method !== undefined)
-    path = { type: 'Exact', value: `/${service}/${method}` };
-  else if (service !== undefined) path = { type: 'PathPrefix', value: `/${service}` };
-  else if (method !== undefined) {
-    const escaped = method.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    path = {
-      type: 'RegularExpression',
-      value: `/[^/]+/${escaped}`,
-      regex: compilePattern(`/[^/]+/${escaped}`) as Pattern,
-    };
-  } else path = { type: 'PathPrefix', value: '/' };
-  return { path, headers, queryParams: [], method: 'POST' };
+  if (hasMethod && service === undefined && method === undefined) {
+    ctx.fail(
+      [...base, 'method'],
+      'POLICY_INVALID_MATCH',
+      'a gRPC method match needs service, method or both',
+    );
+    return undefined;
+  }
+  const path: PathMatch = {
+    type: 'Exact',
+    value: `/${service ?? '*'}/${method ?? '*'}`,
+  };
+  const grpc = {
+    ...(service === undefined ? {} : { service }),
+    ...(method === undefined ? {} : { method }),
+  };
+  return { path, headers, queryParams: [], method: 'POST', grpc };
 }
 
-function readFilters(ctx: ReadContext, path: Path): RouteFilter[] {
-  const out: RouteFilter[] = [];
+/** Filters Linkerd's index does not implement on inbound gateway routes: admitted, route ignored. */
+const IGNORED_GATEWAY_FILTERS = ['RequestMirror', 'URLRewrite', 'ExtensionRef'];
+
+interface ReadFilters {
+  readonly filters: RouteFilter[];
+  readonly ignoredBecause?: string;
+}
+
+function readRedirect(ctx: ReadContext, r: Path): RouteFilter | undefined {
+  const status = ctx.get([...r, 'statusCode']) ?? 302; // the CRDs' default
+  if (status !== 301 && status !== 302) {
+    ctx.fail([...r, 'statusCode'], 'POLICY_INVALID_FILTER', 'statusCode must be 301 or 302');
+    return undefined;
+  }
+  const scheme = ctx.string([...r, 'scheme']);
+  const hostname = ctx.string([...r, 'hostname']);
+  const port = ctx.get([...r, 'port']);
+  let path: string | undefined;
+  if (ctx.record([...r, 'path']) !== undefined) {
+    const full = ctx.string([...r, 'path', 'replaceFullPath']);
+    const prefix = ctx.string([...r, 'path', 'replacePrefixMatch']);
+    const written = full ?? prefix;
+    const field = full !== undefined ? 'replaceFullPath' : 'replacePrefixMatch';
+    if (written === undefined) {
+      ctx.fail(
+        [...r, 'path'],
+        'POLICY_INVALID_FILTER',
+        'RequestRedirect path must contain either replaceFullPath or replacePrefixMatch',
+      );
+      return undefined;
+    }
+    if (!written.startsWith('/')) {
+      ctx.fail(
+        [...r, 'path', field],
+        'POLICY_RELATIVE_PATH',
+        `RequestRedirect filters may only contain absolute paths; ${JSON.stringify(written)} does not start with /`,
+      );
+      return undefined;
+    }
+    path = written;
+  }
+  return {
+    type: 'RequestRedirect',
+    statusCode: status,
+    ...(scheme === undefined ? {} : { scheme }),
+    ...(hostname === undefined ? {} : { hostname }),
+    ...(path === undefined ? {} : { path }),
+    ...(typeof port === 'number' ? { port } : {}),
+  };
+}
+
+function readFilters(
+  ctx: ReadContext,
+  path: Path,
+  kind: RouteKindName,
+  group: string,
+): ReadFilters {
+  const filters: RouteFilter[] = [];
+  let ignoredBecause: string | undefined;
   (ctx.list(path) ?? []).forEach((_, i) => {
     const base = [...path, i];
     const type = ctx.string([...base, 'type'], { required: true });
     if (type === 'RequestHeaderModifier' || type === 'ResponseHeaderModifier') {
       const field =
         type === 'RequestHeaderModifier' ? 'requestHeaderModifier' : 'responseHeaderModifier';
-      out.push({
+      filters.push({
         type,
         set: ctx.namedValues([...base, field, 'set']),
         add: ctx.namedValues([...base, field, 'add']),
         remove: (ctx.strings([...base, field, 'remove']) ?? []).map((h) => h.toLowerCase()),
       });
-    } else if (type === 'RequestRedirect') {
-      const r = [...base, 'requestRedirect'];
-      const status = ctx.get([...r, 'statusCode']) ?? 302;
-      if (status !== 301 && status !== 302) {
-        ctx.fail([...r, 'statusCode'], 'POLICY_INVALID_FILTER', 'statusCode must be 301 or 302');
-        return;
-      }
-      const scheme = ctx.string([...r, 'scheme']);
-      const hostname = ctx.string([...r, 'hostname']);
-      const full = ctx.string([...r, 'path', 'replaceFullPath']);
-      const port = ctx.get([...r, 'port']);
-      out.push({
-        type,
-        statusCode: status,
-        ...(scheme === undefined ? {} : { scheme }),
-        ...(hostname === undefined ? {} : { hostname }),
-        ...(full === undefined ? {} : { path: full }),
-        ...(typeof port === 'number' ? { port } : {}),
-      });
+    } else if (type === 'RequestRedirect' && kind === 'HTTPRoute') {
+      const filter = readRedirect(ctx, [...base, 'requestRedirect']);
+      if (filter !== undefined) filters.push(filter);
+    } else if (
+      type !== undefined &&
+      group === GATEWAY_GROUP &&
+      IGNORED_GATEWAY_FILTERS.includes(type)
+    ) {
+      // Admission lets these through (other controllers implement them); Linkerd's inbound
+      // index cannot, and ignores the whole route.
+      ignoredBecause ??= `its ${type} filter is not supported on inbound routes, so Linkerd's index ignores the route`;
     } else if (type !== undefined) {
       ctx.fail(
         [...base, 'type'],
         'POLICY_UNSUPPORTED_FILTER',
-        `filter ${JSON.stringify(type)} is not supported on inbound routes`,
-        'inbound routes support RequestHeaderModifier, ResponseHeaderModifier and RequestRedirect',
+        `filter ${JSON.stringify(type)} is not supported on inbound ${kind}s`,
+        kind === 'HTTPRoute'
+          ? 'inbound routes support RequestHeaderModifier, ResponseHeaderModifier and RequestRedirect'
+          : 'inbound GRPCRoutes support RequestHeaderModifier and ResponseHeaderModifier',
       );
     }
   });
-  return out;
+  return ignoredBecause === undefined ? { filters } : { filters, ignoredBecause };
+}
+
+type RouteKindName = 'HTTPRoute' | 'GRPCRoute';
+
+/** Gateway backendRefs: a Service (the default kind) must give a port (Linkerd's admission). */
+function checkBackendRefs(ctx: ReadContext, base: Path): void {
+  (ctx.list([...base, 'backendRefs']) ?? []).forEach((_, i) => {
+    const ref = [...base, 'backendRefs', i];
+    const group = ctx.string([...ref, 'group']) ?? '';
+    const kind = ctx.string([...ref, 'kind']) ?? 'Service';
+    const port = ctx.get([...ref, 'port']);
+    const isService = (group === '' || group === 'core') && kind === 'Service';
+    if (isService && (port === undefined || port === null || port === 0))
+      ctx.fail(
+        ref,
+        'POLICY_INVALID_BACKEND',
+        'invalid backendRef: cannot reference a Service without a port',
+      );
+  });
+}
+
+function readTimeouts(ctx: ReadContext, base: Path): string | undefined {
+  const timeout = ctx.string([...base, 'timeouts', 'request']);
+  const backend = ctx.string([...base, 'timeouts', 'backendRequest']);
+  const requestMs = timeout === undefined ? undefined : parseDuration(timeout);
+  const backendMs = backend === undefined ? undefined : parseDuration(backend);
+  if (timeout !== undefined && requestMs === undefined)
+    ctx.fail(
+      [...base, 'timeouts', 'request'],
+      'POLICY_INVALID_DURATION',
+      `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
+    );
+  if (backend !== undefined && backendMs === undefined)
+    ctx.fail(
+      [...base, 'timeouts', 'backendRequest'],
+      'POLICY_INVALID_DURATION',
+      `timeout ${JSON.stringify(backend)} is not a duration like 10s or 500ms`,
+    );
+  // A request timeout of 0s means none, so it bounds nothing.
+  if (requestMs !== undefined && requestMs > 0 && backendMs !== undefined && backendMs > requestMs)
+    ctx.fail(
+      [...base, 'timeouts', 'backendRequest'],
+      'POLICY_INVALID_DURATION',
+      `backendRequest timeout (${backend ?? ''}) must not be greater than request timeout (${timeout ?? ''})`,
+    );
+  return timeout;
 }
 
 export function readRoute(
   ctx: ReadContext,
   meta: ObjectMeta,
-  kind: 'HTTPRoute' | 'GRPCRoute',
+  kind: RouteKindName,
 ): HttpRoute | undefined {
-  const parents = readParents(ctx, meta);
+  const group = meta.apiVersion.split('/')[0] ?? GATEWAY_GROUP;
+  const parentRead = readParents(ctx, meta, group);
+  let ignoredBecause = parentRead.ignoredBecause;
   const hostnames: string[] = [];
   (ctx.strings(['spec', 'hostnames']) ?? []).forEach((host, i) => {
     const lower = host.toLowerCase();
@@ -258,12 +383,12 @@ export function readRoute(
     const matches: RouteMatchSpec[] = [];
     const matchList = base.length === 0 ? undefined : ctx.list([...base, 'matches']);
     if (matchList === undefined || matchList.length === 0) {
-      // Gateway API: no matches is one match on PathPrefix "/".
+      // Gateway API: no matches is one match on PathPrefix "/" (for gRPC: any method, POST).
       matches.push({
         path: { type: 'PathPrefix', value: '/' },
         headers: [],
         queryParams: [],
-        ...(kind === 'GRPCRoute' ? { method: 'POST' } : {}),
+        ...(kind === 'GRPCRoute' ? { method: 'POST', grpc: {} } : {}),
       });
     } else {
       matchList.forEach((__, m) => {
@@ -274,22 +399,30 @@ export function readRoute(
         if (spec !== undefined) matches.push(spec);
       });
     }
-    const filters = base.length === 0 ? [] : readFilters(ctx, [...base, 'filters']);
-    const timeout = base.length === 0 ? undefined : ctx.string([...base, 'timeouts', 'request']);
-    if (timeout !== undefined && parseDuration(timeout) === undefined) {
-      ctx.fail(
-        [...base, 'timeouts', 'request'],
-        'POLICY_INVALID_DURATION',
-        `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
-      );
-    }
+    const read =
+      base.length === 0 ? { filters: [] } : readFilters(ctx, [...base, 'filters'], kind, group);
+    ignoredBecause ??= read.ignoredBecause;
+    if (base.length > 0 && group === GATEWAY_GROUP) checkBackendRefs(ctx, base);
+    const timeout = base.length === 0 ? undefined : readTimeouts(ctx, base);
     const at = ctx.at(base.length === 0 ? ['spec'] : base);
     rules.push(
-      timeout === undefined ? { matches, filters, at } : { matches, filters, timeout, at },
+      timeout === undefined
+        ? { matches, filters: read.filters, at }
+        : { matches, filters: read.filters, timeout, at },
     );
   });
+  const statusParents = readParentStatuses(ctx);
   if (ctx.problems.length > 0) return undefined;
-  return { meta, kind, parents, hostnames, rules };
+  return {
+    meta,
+    kind,
+    group,
+    parents: parentRead.parents,
+    hostnames,
+    rules,
+    ...(ignoredBecause === undefined ? {} : { ignoredBecause }),
+    ...(statusParents === undefined ? {} : { statusParents }),
+  };
 }
 
 /** Gateway API durations (`1h`, `10s`, `500ms`, `1m30s`) in milliseconds; undefined when malformed. */

@@ -98,6 +98,10 @@ const KIND_PATTERN = 1;
 
 /** Length of `path` matched by `spec.path`, or -1. Linkerd's proxy rules (see the module doc). */
 export function pathMatchLength(spec: RouteMatchSpec, path: string): number {
+  if (spec.grpc !== undefined) {
+    const lengths = grpcMatch(spec, path);
+    return lengths === undefined ? -1 : lengths[0] + lengths[1];
+  }
   const p = spec.path;
   if (p.type === 'Exact') return p.value === path ? p.value.length : -1;
   if (p.type === 'RegularExpression') {
@@ -112,6 +116,25 @@ export function pathMatchLength(spec: RouteMatchSpec, path: string): number {
   return trimmed.length === prefix.length || trimmed.charCodeAt(prefix.length) === 47
     ? prefix.length
     : -1;
+}
+
+/**
+ * The proxy's gRPC method match: the path is `/<service>/<method>[/…]`; a set service or method
+ * must equal its segment. Returns the matched service and method lengths, or undefined. A rule
+ * written without matches (`PathPrefix /`) matches every request, scoring zero.
+ */
+export function grpcMatch(spec: RouteMatchSpec, path: string): [number, number] | undefined {
+  if (spec.path.type === 'PathPrefix') return [0, 0];
+  const rpc = spec.grpc ?? {};
+  if (path.charCodeAt(0) !== 47) return undefined;
+  const slash = path.indexOf('/', 1);
+  if (slash < 0) return undefined; // no method segment
+  const end = path.indexOf('/', slash + 1);
+  const service = path.slice(1, slash);
+  const method = path.slice(slash + 1, end < 0 ? path.length : end);
+  if (rpc.service !== undefined && rpc.service !== service) return undefined;
+  if (rpc.method !== undefined && rpc.method !== method) return undefined;
+  return [rpc.service?.length ?? 0, rpc.method?.length ?? 0];
 }
 
 function trimSlashes(text: string): string {
@@ -130,15 +153,19 @@ export function hostRank(
 ): readonly [number, number] | undefined {
   if (hostnames.length === 0) return NO_HOSTNAMES;
   if (host === undefined) return undefined;
+  // As the proxy: one trailing dot on the request host is ignored, unless the route's
+  // hostname ends with a dot itself.
+  const bare = host.endsWith('.') ? host.slice(0, -1) : host;
   let best: [number, number] | undefined;
   for (const name of hostnames) {
+    const candidate = name.endsWith('.') ? host : bare;
     if (name.startsWith('*.')) {
       const suffix = name.slice(1);
-      if (host.length > suffix.length && host.endsWith(suffix)) {
+      if (candidate.length > suffix.length && candidate.endsWith(suffix)) {
         const labels = suffix.split('.').length - 1;
         if (best === undefined || (best[0] === 1 && best[1] < labels)) best = [1, labels];
       }
-    } else if (name === host) return EXACT_HOST;
+    } else if (name === candidate) return EXACT_HOST;
   }
   return best;
 }
@@ -170,6 +197,12 @@ export function scoreMatch(
   precedence: Precedence,
 ): number[] | undefined {
   if (spec.method !== undefined && spec.method !== request.method) return undefined;
+  if (spec.grpc !== undefined) {
+    // The proxy's gRPC order: service length, then method length, then header matchers.
+    const rpc = grpcMatch(spec, request.path);
+    if (rpc === undefined || !valuesMatch(spec.headers, request.headers)) return undefined;
+    return [host[0], host[1], rpc[0], rpc[1], spec.headers.length];
+  }
   const length = pathMatchLength(spec, request.path);
   if (length < 0) return undefined;
   if (!valuesMatch(spec.headers, request.headers)) return undefined;
@@ -215,6 +248,10 @@ export function whyNoMatch(route: CompiledRoute, request: PolicyRequest): string
     for (const m of rule.matches) {
       if (m.method !== undefined && m.method !== request.method)
         reasons.push(`method ${request.method} is not ${m.method}`);
+      else if (m.grpc !== undefined && pathMatchLength(m, request.path) < 0)
+        reasons.push(
+          `path ${request.path} is not /${m.grpc.service ?? '<service>'}/${m.grpc.method ?? '<method>'}`,
+        );
       else if (pathMatchLength(m, request.path) < 0)
         reasons.push(`path ${request.path} does not match ${m.path.type} ${m.path.value}`);
       else if (!valuesMatch(m.headers, request.headers))
@@ -289,7 +326,8 @@ export class RouteTable {
         rule.matches.forEach((spec, m) => {
           const entry: Entry = { route, order, rule: r, match: m, spec };
           this.entries.push(entry);
-          if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
+          if (spec.grpc !== undefined) this.patterns.push(entry);
+          else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
           else if (spec.path.type === 'PathPrefix')
             push(this.prefix, spec.path.value === '/' ? '/' : trimSlashes(spec.path.value), entry);
           else this.patterns.push(entry);
