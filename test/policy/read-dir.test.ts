@@ -1,6 +1,7 @@
 // The filesystem edge: which files are read, in what order, with which names.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -23,13 +24,23 @@ test('reads *.yaml and *.yml recursively in sorted order, skipping dot-files and
   writeFileSync(join(outside, 'linked.yaml'), pod('linked'));
   symlinkSync(join(outside, 'linked.yaml'), join(dir, 'link.yaml'));
   symlinkSync(dir, join(dir, 'loop'));
+  const inside = join(dir, 'b', 'a.yml');
+  symlinkSync(inside, join(dir, 'inner.yaml'));
   const loaded = await loadPolicyDir(dir);
-  assert.deepEqual(loaded.files, ['b/a.yml', 'link.yaml', 'z.yaml']);
+  // A link inside the repository is read; one leaving it no longer is (a warning says so).
+  assert.deepEqual(loaded.files, ['b/a.yml', 'inner.yaml', 'z.yaml']);
   assert.deepEqual(
     loaded.resources.pods.map((p) => p.meta.name),
-    ['a', 'linked', 'z'],
+    ['a', 'z'],
   );
-  assert.deepEqual(loaded.problems, []);
+  assert.deepEqual(
+    loaded.problems.map((p) => [p.severity, p.code, p.file]),
+    // The inner link names the same pod again: reported as a duplicate, not read twice silently.
+    [
+      ['warning', 'READ_SYMLINK_OUTSIDE', 'link.yaml'],
+      ['error', 'POLICY_DUPLICATE_OBJECT', 'inner.yaml'],
+    ],
+  );
 });
 
 test('a single file can be given instead of a directory', async () => {
@@ -51,15 +62,41 @@ test('a missing directory is unavailable (exit 3), not a crash', async () => {
   );
 });
 
-test('a device that never ends is refused at the size limit, not read for ever', async (t) => {
-  if (!existsSync('/dev/zero')) {
-    t.skip('no /dev/zero on this system');
+test('a FIFO among the files is skipped with a warning, never waited on', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'policy-fifo-'));
+  writeFileSync(join(dir, 'a.yaml'), pod('a'));
+  try {
+    execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
+  } catch {
+    t.skip('mkfifo is not available');
     return;
   }
-  const loaded = await loadPolicyDir('/dev/zero', { root: '/dev' });
+  const loaded = await loadPolicyDir(dir);
+  assert.deepEqual(loaded.files, ['a.yaml']);
   assert.deepEqual(
     loaded.problems.map((p) => [p.code, p.file]),
-    [['POLICY_FILE_TOO_LARGE', 'zero']],
+    [['READ_SPECIAL_FILE', 'pipe.yaml']],
   );
-  assert.match(loaded.problems[0]?.message ?? '', /larger than the limit/);
+});
+
+test('a file over the size limit is refused with its name, the others are read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'policy-big-'));
+  writeFileSync(join(dir, 'a.yaml'), pod('a'));
+  writeFileSync(join(dir, 'big.yaml'), `${pod('big')}# ${'x'.repeat(2000)}\n`);
+  const loaded = await loadPolicyDir(dir, { maxFileBytes: 1000 });
+  assert.deepEqual(
+    loaded.resources.pods.map((p) => p.meta.name),
+    ['a'],
+  );
+  assert.deepEqual(
+    loaded.problems.map((p) => [p.code, p.file]),
+    [['READ_TOO_LARGE', 'big.yaml']],
+  );
+});
+
+test('/dev is never read as a policy directory', async () => {
+  await assert.rejects(
+    loadPolicyDir('/dev/zero', { root: '/dev' }),
+    (error: unknown) => error instanceof LabelwiseError && error.code === 'READ_SYSTEM_PATH',
+  );
 });

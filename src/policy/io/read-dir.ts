@@ -1,131 +1,121 @@
 /**
  * The filesystem edge of `src/policy`: find the YAML files of a policy directory and parse them.
- * Everything after this is pure.
+ * Files are found and read through the shared {@link RepoReader}: links inside the repository
+ * are followed once, links that leave it are skipped with a warning, special files (devices,
+ * FIFOs) are skipped, and files over the size limit are refused. Everything after this is pure.
  */
-import { open, readdir, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { LabelwiseError } from '../../base/errors.js';
-import { compareStrings } from '../../selector/index.js';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { LabelwiseError, RepoReader, isWithin } from '../../base/index.js';
+import type { Diagnostic, RepoReaderOptions } from '../../base/index.js';
 import { readResources } from '../resources/load.js';
 import type { YamlDoc } from '../resources/yaml-docs.js';
 import { parseYamlDocs } from '../resources/yaml-docs.js';
 import type { PolicyProblem, PolicyResources } from '../types.js';
 
-/** Files larger than this are refused rather than parsed (hostile or generated input). */
-const MAX_FILE_BYTES = 16 * 1024 * 1024;
-
-async function listYaml(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  for (const entry of entries.sort((a, b) => compareStrings(a.name, b.name))) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listYaml(path)));
-    else if (/\.ya?ml$/.test(entry.name)) {
-      // Symlinked files are read; symlinked directories are not followed (no loops).
-      const isFile =
-        entry.isFile() ||
-        (entry.isSymbolicLink() &&
-          (await stat(path).then(
-            (s) => s.isFile(),
-            () => false,
-          )));
-      if (isFile) out.push(path);
-    }
-  }
-  return out;
-}
-
-/**
- * Reads a file as UTF-8, or undefined when it holds more than {@link MAX_FILE_BYTES}. Reads in
- * chunks and stops past the limit, so a device or pipe given as the file (`/dev/zero`, whose
- * size says 0) cannot exhaust memory.
- */
-async function readBounded(file: string): Promise<string | undefined> {
-  const handle = await open(file, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const buffer = Buffer.allocUnsafe(1024 * 1024);
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > MAX_FILE_BYTES) return undefined;
-      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Options for {@link loadPolicyDir}. */
 export interface LoadOptions {
-  /** Paths in problems are relative to this directory. Default: the policy directory. */
+  /**
+   * The repository: paths in problems are relative to it, and links may not leave it. Default:
+   * the policy directory (the directory holding the file, when a file is given).
+   */
   root?: string;
+  /** Largest file read, in bytes. Default: the reader's 16 MiB. */
+  maxFileBytes?: RepoReaderOptions['maxFileBytes'];
+}
+
+/** The result of loading: resources, every problem (reading, YAML, admission) and the files read. */
+export interface LoadedPolicy {
+  resources: PolicyResources;
+  problems: PolicyProblem[];
+  files: string[];
+}
+
+const SKIP_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+function unreadable(shown: string, message: string): LabelwiseError {
+  return new LabelwiseError(
+    'POLICY_UNREADABLE',
+    `cannot read ${shown}: ${message}`,
+    { file: shown },
+    'pass a directory of Kubernetes YAML files',
+    'unavailable',
+  );
+}
+
+/** Opens the repository reader for `target`, or throws `POLICY_UNREADABLE` (exit 3). */
+function openReader(target: string, root: string | undefined, options: LoadOptions): RepoReader {
+  const readerOptions =
+    options.maxFileBytes === undefined ? {} : { maxFileBytes: options.maxFileBytes };
+  try {
+    return RepoReader.open(root ?? target, readerOptions);
+  } catch (error) {
+    if (!(error instanceof LabelwiseError)) throw error;
+    if (error.code === 'READ_NOT_A_DIRECTORY' && root === undefined)
+      return openReader(target, dirname(target), options);
+    if (error.kind === 'unavailable') throw unreadable(target, error.message);
+    throw error;
+  }
+}
+
+/** True for a path with a segment starting with `.` below the listed directory. */
+function hidden(path: string, base: string): boolean {
+  const below = base === '' ? path : path.slice(base.length + 1);
+  return below.split('/').some((segment) => segment.startsWith('.'));
 }
 
 /**
- * Reads every `*.yaml`/`*.yml` file under `dir` (recursively, in sorted order; dot-files
- * skipped) or the single file `dir` names, and loads the resources. Throws a LabelwiseError
- * (`POLICY_UNREADABLE`, kind `unavailable`) when the directory or a file cannot be read; every
- * problem in the content is returned instead.
+ * Reads every `*.yaml`/`*.yml` file under `dir` (recursively, in code-point order; dot-files
+ * and dot-directories skipped) or the single file `dir` names, and loads the resources. Throws
+ * a LabelwiseError (`POLICY_UNREADABLE`, kind `unavailable`) when `dir` does not exist or
+ * cannot be read; every problem met while reading a file (a link out of the repository, a
+ * special file, a file over the limit) and in the content is returned instead.
  */
-export async function loadPolicyDir(
-  dir: string,
-  options: LoadOptions = {},
-): Promise<{ resources: PolicyResources; problems: PolicyProblem[]; files: string[] }> {
-  const root = options.root ?? dir;
-  let files: string[];
-  try {
-    files = (await stat(dir)).isDirectory() ? await listYaml(dir) : [dir];
-  } catch (error) {
-    throw new LabelwiseError(
-      'POLICY_UNREADABLE',
-      `cannot read ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      { file: dir },
-      'pass a directory of Kubernetes YAML files',
-      'unavailable',
-    );
-  }
+export async function loadPolicyDir(dir: string, options: LoadOptions = {}): Promise<LoadedPolicy> {
+  await Promise.resolve(); // the reader is synchronous; the signature stays async for callers
+  const target = resolve(dir);
+  const root = options.root === undefined ? undefined : resolve(options.root);
+  // A policy directory outside the named root is a repository of its own.
+  const reader = openReader(
+    target,
+    root !== undefined && isWithin(target, root) ? root : undefined,
+    options,
+  );
+  const inside = reader.inside(target);
+  if (inside === undefined) throw unreadable(dir, 'it lies outside the repository');
+  const base = inside === '.' ? '' : inside;
+  const kind = reader.kind(base === '' ? '.' : base);
+  if (kind === undefined) throw unreadable(dir, 'no such file or directory');
+  const files =
+    kind === 'file'
+      ? [base]
+      : reader
+          .list(base, { extensions: ['.yaml', '.yml'], skipDirs: SKIP_DIRS })
+          .map((entry) => entry.path)
+          .filter((path) => !hidden(path, base));
+  // Names as the user sees them: relative to the root they named. Inside it the reader's paths
+  // already are; a policy directory (or file) outside it is named from the root.
+  const inRoot = root !== undefined && isWithin(target, root);
+  const readerBase = kind === 'file' && !inRoot ? dirname(target) : target;
+  const show = (path: string): string =>
+    root === undefined || inRoot
+      ? path
+      : relative(root, join(readerBase, path)).split(sep).join('/');
   const docs: YamlDoc[] = [];
   const problems: PolicyProblem[] = [];
-  const names: string[] = [];
   for (const file of files) {
-    const name = relative(root, file).split(sep).join('/') || file;
-    names.push(name);
-    let text: string | undefined;
-    try {
-      const info = await stat(file);
-      const size = info.size > MAX_FILE_BYTES ? info.size : undefined;
-      text = size === undefined ? await readBounded(file) : undefined;
-      if (text === undefined) {
-        problems.push({
-          severity: 'error',
-          code: 'POLICY_FILE_TOO_LARGE',
-          file: name,
-          line: 1,
-          message:
-            size === undefined
-              ? `file is larger than the limit of ${MAX_FILE_BYTES} bytes`
-              : `file is ${size} bytes; the limit is ${MAX_FILE_BYTES}`,
-        });
-        continue;
-      }
-    } catch (error) {
-      throw new LabelwiseError(
-        'POLICY_UNREADABLE',
-        `cannot read ${name}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-        { file: name },
-        undefined,
-        'unavailable',
-      );
-    }
-    const parsed = parseYamlDocs(text, name);
+    const text = reader.readText(file);
+    if (text === undefined) continue;
+    const parsed = parseYamlDocs(text, show(file));
     docs.push(...parsed.docs);
     problems.push(...parsed.problems);
   }
+  const readProblems: Diagnostic[] = reader.diagnostics.map((d) =>
+    d.file === undefined ? d : { ...d, file: show(d.file) },
+  );
   const read = readResources(docs);
-  return { resources: read.resources, problems: [...problems, ...read.problems], files: names };
+  return {
+    resources: read.resources,
+    problems: [...readProblems, ...problems, ...read.problems],
+    files: files.map(show),
+  };
 }
