@@ -5,21 +5,30 @@
  * fleet root.
  */
 import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError } from '../base/errors.js';
+import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
-  compareDigests,
+  SCHEMA_VERSION,
   explainResource,
+  fleetChanges,
+  fleetDiagnosticsJson,
+  formatChangesMarkdown,
+  formatChangesText,
   formatProblem,
   hostIndex,
   loadFleetAt,
   loadFleetDir,
   manifestJson,
+  parseShard,
   prepareFleet,
   resolveHost,
+  shardHosts,
   shortDigest,
   validateFleet,
 } from '../fleet/index.js';
-import type { DesiredValue, Fleet, FleetProblem } from '../fleet/index.js';
+import type { Shard } from '../fleet/index.js';
+import { SYNTAXES, parseSyntax } from '../selector/index.js';
+import type { Selector, SyntaxName } from '../selector/index.js';
+import type { DesiredValue, Fleet, FleetProblem, HostManifest } from '../fleet/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
@@ -35,23 +44,6 @@ function show(value: DesiredValue): string {
     return /^[^\s"'{}[\],:#]+$/.test(value) ? value : JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => show(v as string)).join(', ')}]`;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-function problemJson(p: FleetProblem & { hosts?: readonly string[] }): Record<string, unknown> {
-  return {
-    severity: p.severity,
-    code: p.code,
-    ...(p.file === undefined ? {} : { file: p.file }),
-    ...(p.line === undefined ? {} : { line: p.line }),
-    ...(p.object === undefined ? {} : { object: p.object }),
-    message: p.message,
-    ...(p.hosts === undefined
-      ? p.host === undefined
-        ? {}
-        : { hosts: [p.host] }
-      : { hosts: [...p.hosts] }),
-    text: formatProblem(p),
-  };
 }
 
 function colourProblem(io: CliIO, p: FleetProblem & { hosts?: readonly string[] }): string {
@@ -95,6 +87,106 @@ function layerHint(fleet: Fleet): string {
     : `layers: ${shown} and ${names.length - 10} more (labelwise fleet resolve --host H lists a host's layers)`;
 }
 
+/** `validate`'s header, as Datum prints it: fleet name, schema version, counts, layers' reach. */
+function validateHeader(
+  fleet: Fleet,
+  resolved: number,
+  shard: Shard | undefined,
+  layers: readonly { name: string; precedence: number; hosts: number }[],
+): string {
+  const total = fleet.hosts.length;
+  const hosts =
+    shard === undefined
+      ? `${total}`
+      : `${resolved} of ${total} (shard ${shard.index}/${shard.count})`;
+  const shown = layers.slice(0, 50);
+  const rows = shown.map((l) => [
+    `  ${l.name}`,
+    `precedence ${l.precedence}`,
+    `${l.hosts} host${l.hosts === 1 ? '' : 's'}`,
+  ]);
+  const more =
+    layers.length > shown.length
+      ? `  and ${layers.length - shown.length} more (--json lists all)\n`
+      : '';
+  return `${renderTable([
+    ['fleet', escapeControl(fleet.fleet?.name ?? '', true)],
+    ['schema', SCHEMA_VERSION],
+    ['hosts', hosts],
+    ['layers', String(layers.length)],
+  ])}${rows.length === 0 ? '' : renderTable(rows.map((r) => r.map((c) => escapeControl(c, true))))}${more}\n`;
+}
+
+/** Parses `--selector` in the syntax named, or the first syntax that reads it. */
+function selectorOf(text: string, syntax: string | undefined): Selector {
+  if (syntax !== undefined) {
+    if (!(SYNTAXES as readonly string[]).includes(syntax))
+      throw new LabelwiseError(
+        'FLEET_INVALID_SELECTOR',
+        `unknown --syntax ${JSON.stringify(syntax)}`,
+        {},
+        `use one of ${SYNTAXES.join(', ')}`,
+      );
+    return parseSyntax(syntax as SyntaxName, text, { profile: 'datum' });
+  }
+  // k8s reads every equality list too; Docker filter text only when it names label filters,
+  // since it accepts almost any text as some other filter.
+  const order: SyntaxName[] = [
+    ...(/^\s*[{]|\n|^\s*(labels|oneOf|notIn|exists|notExists)\s*:/.test(text)
+      ? (['match', 'k8s'] as const)
+      : (['k8s', 'match'] as const)),
+    ...(/(^|[\s,])label[=!]/.test(text) ? (['docker'] as const) : []),
+  ];
+  let first: unknown;
+  for (const name of order) {
+    try {
+      return parseSyntax(name, text, { profile: 'datum' });
+    } catch (error) {
+      first ??= error;
+    }
+  }
+  const reason = first instanceof LabelwiseError ? `: ${first.message}` : '';
+  throw new LabelwiseError(
+    'FLEET_INVALID_SELECTOR',
+    `--selector ${JSON.stringify(text)} is not a selector in any syntax${reason}`,
+    {},
+    "for example --selector 'role=web,site in (london)' or --syntax match with a match block",
+  );
+}
+
+/** Notes on stderr about what `affected` could not compare at each revision. */
+function affectedNotes(
+  io: CliIO,
+  repo: string,
+  flags: { from: string; to?: string },
+  before: Fleet,
+  after: Fleet,
+): void {
+  for (const [label, fleet, isRevision] of [
+    [flags.from, before, true],
+    [flags.to ?? 'the working tree', after, flags.to !== undefined],
+  ] as const) {
+    const errors = fleet.problems.filter((p) => p.severity === 'error').length;
+    const rootless = fleet.problems.find(
+      (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
+    );
+    if (rootless !== undefined)
+      io.stderr(
+        `note: at ${label}, ${rootless.code === 'FLEET_NO_FLEET' ? `${repo} holds no Fleet document` : `${repo} holds more than one Fleet document`}, so no host is resolved there\n`,
+      );
+    else if (errors > 0)
+      io.stderr(
+        `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate${isRevision ? ` on a checkout of ${label}` : ''}\n`,
+      );
+    // A Host whose document has errors is not resolved, so it would read as removed or added.
+    const broken = [...fleet.invalidHosts.keys()].sort();
+    if (broken.length > 0)
+      io.stderr(
+        `note: at ${label}, ${broken.join(', ')} ${broken.length === 1 ? 'has' : 'have'} Host document errors and ${broken.length === 1 ? 'is' : 'are'} left out of the comparison\n`,
+      );
+  }
+}
+
 const EXAMPLES = {
   validate: 'labelwise fleet validate examples/homelab/fleet',
   resolve: 'labelwise fleet resolve examples/homelab/fleet --host web-001 --json',
@@ -117,24 +209,39 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       'resolve every host; report every problem, grouped across hosts, and lint matchers',
     )
     .argument('<repo>', 'the fleet directory (holding the Fleet document)')
+    .option('--shard <i/n>', 'resolve only shard I of N (hosts split by a stable hash of the name)')
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExit 1 when any error is found.\n\nExample:\n  ${EXAMPLES.validate}\n`)
-    .action(async (repo: string, flags: JsonFlag) => {
+    .action(async (repo: string, flags: JsonFlag & { shard?: string }) => {
+      const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const fleet = await load(io, repo);
-      const report = validateFleet(fleet);
+      const names = shardHosts(
+        fleet.hosts.map((h) => h.name),
+        shard,
+      );
+      const report = validateFleet(fleet, { hosts: names });
+      const index = hostIndex(fleet);
+      const layerHosts = fleet.layers.map((l) => ({
+        name: l.name,
+        precedence: l.precedence,
+        hosts: l.invalid === true ? 0 : index.select(l.selector).length,
+      }));
       exit.code = report.errors > 0 ? EXIT.invalid : EXIT.ok;
       if (flags.json) {
         printJson(io, {
+          fleet: fleet.fleet?.name ?? null,
+          schema: SCHEMA_VERSION,
+          ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
           hosts: report.hosts,
           layers: report.layers,
           resources: report.resources,
-          errors: report.errors,
-          warnings: report.warnings,
-          problems: report.problems.map(problemJson),
+          layerHosts,
+          ...fleetDiagnosticsJson(report.problems),
           digests: report.digests,
         });
         return;
       }
+      io.stdout(validateHeader(fleet, report.hosts, shard, layerHosts));
       for (const p of report.problems) io.stdout(`${colourProblem(io, p)}\n`);
       if (report.warnings > 0)
         io.stdout(`${report.warnings} warning${report.warnings === 1 ? '' : 's'}\n`);
@@ -144,40 +251,72 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     });
 
   configureSubcommand(program.command('resolve'), io)
-    .description("print a host's effective manifest: layers, resources, desired state and digest")
+    .description(
+      "print a host's effective manifest: layers, resources, desired state and digest (every host of a shard without --host)",
+    )
     .argument('<repo>', 'the fleet directory')
-    .requiredOption('--host <name>', 'the Host to resolve')
+    .option('--host <name>', 'the Host to resolve')
+    .option('--shard <i/n>', 'without --host: resolve every host of shard I of N')
     .option('--json', 'print JSON on stdout')
     .addHelpText(
       'after',
-      `\nExit 1 when the host's resolution has errors (they go to stderr).\n\nExample:\n  ${EXAMPLES.resolve}\n`,
+      `\nExit 1 when a resolution has errors (they go to stderr).\n\nExample:\n  ${EXAMPLES.resolve}\n`,
     )
-    .action(async (repo: string, flags: JsonFlag & { host: string }) => {
+    .action(async (repo: string, flags: JsonFlag & { host?: string; shard?: string }) => {
+      if (flags.host !== undefined && flags.shard !== undefined)
+        throw new LabelwiseError(
+          'FLEET_INVALID_SHARD',
+          '--shard resolves every host of a shard; it cannot be combined with --host',
+        );
+      const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       const fleet = await load(io, repo);
       const loadErrors = reportLoadErrors(io, fleet, flags.json === true);
-      const manifest = resolveHost(prepareFleet(fleet), flags.host, { provenance: false });
-      exit.code = loadErrors || manifest.problems.length > 0 ? EXIT.invalid : EXIT.ok;
+      const repository = fleet.problems.filter((p) => p.severity === 'error');
+      const prepared = prepareFleet(fleet);
+      const names =
+        flags.host !== undefined
+          ? [flags.host]
+          : shardHosts(
+              fleet.hosts.map((h) => h.name),
+              shard,
+            );
+      const manifests = names.map((name) => resolveHost(prepared, name, { provenance: false }));
+      const failed = manifests.some((m) => m.problems.length > 0);
+      exit.code = loadErrors || failed ? EXIT.invalid : EXIT.ok;
       if (flags.json) {
-        const json = manifestJson(manifest);
-        const repository = fleet.problems.filter((p) => p.severity === 'error');
-        // Repository errors make the exit code 1; say why in the JSON too.
-        if (repository.length > 0)
+        if (flags.host !== undefined) {
+          const manifest = manifests[0] as HostManifest;
           printJson(io, {
-            ...json,
-            errors: [
-              ...repository.map((p) => ({
-                code: p.code,
-                ...(p.file === undefined ? {} : { file: p.file }),
-                ...(p.line === undefined ? {} : { line: p.line }),
-                message: p.message,
-                text: formatProblem(p),
-              })),
-              ...(json.errors ?? []),
-            ],
+            ...manifestJson(manifest),
+            ...fleetDiagnosticsJson([...repository, ...manifest.problems]),
           });
-        else printJson(io, json);
+        } else
+          printJson(io, {
+            ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+            hosts: manifests.map(manifestJson),
+            ...fleetDiagnosticsJson([
+              ...repository,
+              ...manifests.flatMap((m) => m.problems.map((p) => ({ ...p, host: m.host }))),
+            ]),
+          });
         return;
       }
+      if (flags.host === undefined) {
+        for (const m of manifests) {
+          for (const p of m.problems) io.stderr(`${colourProblem(io, { ...p, host: m.host })}\n`);
+        }
+        io.stdout(
+          renderTable(
+            manifests.map((m) => [
+              escapeControl(m.host, true),
+              m.digest,
+              `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
+            ]),
+          ),
+        );
+        return;
+      }
+      const manifest = manifests[0] as HostManifest;
       for (const p of manifest.problems) io.stderr(`${colourProblem(io, p)}\n`);
       io.stdout(`host ${manifest.host}  ${manifest.digest} (${shortDigest(manifest.digest)})\n\n`);
       io.stdout(
@@ -211,13 +350,30 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     )
     .action(async (repo: string, ref: string, flags: JsonFlag & { host: string }) => {
       const fleet = await load(io, repo);
-      reportLoadErrors(io, fleet, flags.json === true);
-      const result = explainResource(prepareFleet(fleet), flags.host, ref);
-      exit.code = result.applies ? EXIT.ok : EXIT.invalid;
+      const loadErrors = reportLoadErrors(io, fleet, flags.json === true);
+      const prepared = prepareFleet(fleet);
+      const manifest = resolveHost(prepared, flags.host, { provenance: true });
+      const result = explainResource(prepared, flags.host, ref, manifest);
+      // As in Datum, a host that does not resolve is a failure, whichever resource was asked.
+      exit.code =
+        result.applies && manifest.problems.length === 0 && !loadErrors ? EXIT.ok : EXIT.invalid;
       if (flags.json) {
-        printJson(io, result);
+        printJson(io, {
+          ...result,
+          ...fleetDiagnosticsJson([
+            ...fleet.problems.filter((p) => p.severity === 'error'),
+            ...manifest.problems,
+          ]),
+        });
         return;
       }
+      const about = result.applies ? new Set(result.problems) : new Set();
+      const elsewhere = manifest.problems.filter((p) => !about.has(p));
+      for (const p of elsewhere) io.stderr(`${colourProblem(io, p)}\n`);
+      if (elsewhere.length > 0)
+        io.stderr(
+          `${escapeControl(flags.host, true)} does not resolve (${elsewhere.length} problem${elsewhere.length === 1 ? '' : 's'} above)\n`,
+        );
       if (!result.applies) {
         io.stdout(
           `${result.ref} does not apply to ${result.host}; the layers that declare it do not match:\n`,
@@ -258,7 +414,6 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       if (result.problems.length > 0) {
         io.stdout('\nproblems:\n');
         for (const p of result.problems) io.stdout(`  ${colourProblem(io, p)}\n`);
-        exit.code = EXIT.invalid;
       }
       if (result.substitutions.length > 0) {
         io.stdout('\nsubstitutions:\n');
@@ -276,112 +431,180 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     });
 
   configureSubcommand(program.command('hosts'), io)
-    .description('list the hosts a layer reaches')
+    .description(
+      'list hosts with their labels: all, those a layer reaches, or those a selector matches',
+    )
     .argument('<repo>', 'the fleet directory')
-    .requiredOption('--layer <name>', 'the Layer')
+    .option('--layer <name>', 'only the hosts this Layer reaches')
+    .option(
+      '--selector <expr>',
+      "only the hosts this selector matches, in any syntax ('role=web,site in (london)')",
+    )
+    .option(
+      '--syntax <name>',
+      `the selector's syntax (${SYNTAXES.join(', ')}); default: the first that reads it`,
+    )
     .option('--json', 'print JSON on stdout')
     .addHelpText(
       'after',
-      `\nExit 1 when the Layer document has errors (it then reaches no host).\n\nExample:\n  ${EXAMPLES.hosts}\n`,
+      `\nExit 1 when the Layer document has errors (it then reaches no host).\n\nExample:\n  ${EXAMPLES.hosts}\n  labelwise fleet hosts examples/homelab/fleet --selector 'role=web,site in (london)'\n`,
     )
-    .action(async (repo: string, flags: JsonFlag & { layer: string }) => {
-      const fleet = await load(io, repo);
-      reportLoadErrors(io, fleet, flags.json === true);
-      const layer = fleet.layers.find((l) => l.name === flags.layer);
-      if (layer === undefined)
-        throw new LabelwiseError(
-          'FLEET_UNKNOWN_LAYER',
-          `no Layer named ${JSON.stringify(flags.layer)} in this fleet`,
-          {},
-          layerHint(fleet),
-        );
-      const hosts = hostIndex(fleet).select(layer.selector);
-      // A Layer with errors applies to no host; that is not an answer about its matcher.
-      if (layer.invalid === true) exit.code = EXIT.invalid;
-      if (flags.json) {
-        printJson(io, {
-          layer: layer.name,
-          hosts,
-          ...(layer.invalid === true ? { invalid: true } : {}),
+    .action(
+      async (
+        repo: string,
+        flags: JsonFlag & { layer?: string; selector?: string; syntax?: string },
+      ) => {
+        if (flags.layer !== undefined && flags.selector !== undefined)
+          throw new LabelwiseError(
+            'FLEET_INVALID_SELECTOR',
+            'give --layer or --selector, not both',
+          );
+        const fleet = await load(io, repo);
+        const loadErrors = reportLoadErrors(io, fleet, flags.json === true);
+        const layer =
+          flags.layer === undefined ? undefined : fleet.layers.find((l) => l.name === flags.layer);
+        if (flags.layer !== undefined && layer === undefined)
+          throw new LabelwiseError(
+            'FLEET_UNKNOWN_LAYER',
+            `no Layer named ${JSON.stringify(flags.layer)} in this fleet`,
+            {},
+            layerHint(fleet),
+          );
+        const selector =
+          layer?.selector ??
+          (flags.selector === undefined ? undefined : selectorOf(flags.selector, flags.syntax));
+        const names =
+          selector === undefined
+            ? fleet.hosts.map((h) => h.name)
+            : hostIndex(fleet).select(selector);
+        const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
+        const hosts = names.map((name) => {
+          const labels = { ...(byName.get(name)?.labels ?? {}) };
+          return { name, labels };
         });
-        return;
-      }
-      for (const host of hosts) io.stdout(`${host}\n`);
-      if (layer.invalid === true)
-        io.stderr(`${layer.name}'s Layer document has errors (above), so it reaches no host\n`);
-      else
-        io.stderr(
-          `${layer.name} reaches ${hosts.length} of ${fleet.hosts.length} host${fleet.hosts.length === 1 ? '' : 's'}\n`,
-        );
-    });
+        // A Layer with errors applies to no host; that is not an answer about its matcher.
+        if (layer?.invalid === true) exit.code = EXIT.invalid;
+        if (flags.json) {
+          printJson(io, {
+            ...(layer === undefined ? {} : { layer: layer.name }),
+            ...(flags.selector === undefined ? {} : { selector: flags.selector }),
+            hosts,
+            ...(layer?.invalid === true ? { invalid: true } : {}),
+            ...fleetDiagnosticsJson(fleet.problems.filter((p) => p.severity === 'error')),
+          });
+          return;
+        }
+        for (const host of hosts) {
+          const labels = Object.entries(host.labels)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(',');
+          io.stdout(escapeControl(labels === '' ? `${host.name}\n` : `${host.name}  ${labels}\n`));
+        }
+        const what = layer?.name ?? (flags.selector === undefined ? undefined : 'the selector');
+        if (layer?.invalid === true)
+          io.stderr(`${layer.name}'s Layer document has errors (above), so it reaches no host\n`);
+        else if (what !== undefined)
+          io.stderr(
+            escapeControl(
+              `${what} ${layer === undefined ? 'matches' : 'reaches'} ${hosts.length} of ${fleet.hosts.length} host${fleet.hosts.length === 1 ? '' : 's'}\n`,
+            ),
+          );
+        if (loadErrors && exit.code === EXIT.ok && layer === undefined && selector === undefined)
+          exit.code = EXIT.invalid;
+      },
+    );
 
   configureSubcommand(program.command('affected'), io)
-    .description("compare every host's manifest digest between two git revisions")
+    .description(
+      'which hosts a change between two git revisions reaches, and what changes for each, field by field',
+    )
     .argument('<repo>', 'the fleet directory, inside a git repository')
     .requiredOption('--from <rev>', 'the older revision')
     .option('--to <rev>', 'the newer revision (default: the working tree)')
+    .option('--host <name>', 'only this host')
+    .option('--show-resources', "Datum's per-resource diff of one host (needs --host)")
+    .option('--format <format>', 'text or markdown (for a pull-request comment)', 'text')
+    .option('--exit-code', 'exit 2 when any host is affected')
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExample:\n  ${EXAMPLES.affected}\n`)
-    .action(async (repo: string, flags: JsonFlag & { from: string; to?: string }) => {
-      const dir = resolvePath(io.cwd, repo);
-      const before = await loadFleetAt(dir, flags.from);
-      const after =
-        flags.to === undefined ? await loadFleetDir(dir) : await loadFleetAt(dir, flags.to);
-      const digests = (fleet: Fleet): Record<string, string> => {
-        const out: Record<string, string> = Object.create(null); // `__proto__` is a valid host name
-        const prepared = prepareFleet(fleet);
-        for (const host of fleet.hosts)
-          out[host.name] = resolveHost(prepared, host.name, { provenance: false }).digest;
-        return out;
-      };
-      const report = compareDigests(digests(before), digests(after));
-      if (flags.json) {
-        printJson(io, report);
-        return;
-      }
-      for (const [label, fleet, isRevision] of [
-        [flags.from, before, true],
-        [flags.to ?? 'the working tree', after, flags.to !== undefined],
-      ] as const) {
-        const errors = fleet.problems.filter((p) => p.severity === 'error').length;
-        const rootless = fleet.problems.find(
-          (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
+    .action(
+      async (
+        repo: string,
+        flags: JsonFlag & {
+          from: string;
+          to?: string;
+          host?: string;
+          showResources?: boolean;
+          format: string;
+          exitCode?: boolean;
+        },
+      ) => {
+        if (flags.format !== 'text' && flags.format !== 'markdown')
+          throw new LabelwiseError(
+            'FLEET_INVALID_FORMAT',
+            `--format must be text or markdown, got ${JSON.stringify(flags.format)}`,
+          );
+        if (flags.showResources === true && flags.host === undefined)
+          throw new LabelwiseError('FLEET_INVALID_FORMAT', '--show-resources needs --host');
+        const dir = resolvePath(io.cwd, repo);
+        const before = await loadFleetAt(dir, flags.from);
+        const after =
+          flags.to === undefined ? await loadFleetDir(dir) : await loadFleetAt(dir, flags.to);
+        if (
+          flags.host !== undefined &&
+          !before.hosts.some((h) => h.name === flags.host) &&
+          !after.hosts.some((h) => h.name === flags.host)
+        )
+          throw new LabelwiseError(
+            'FLEET_UNKNOWN_HOST',
+            `no Host document named ${JSON.stringify(flags.host)} at either revision`,
+          );
+        const changes = fleetChanges(
+          before,
+          after,
+          flags.host === undefined ? {} : { hosts: [flags.host] },
         );
-        if (rootless !== undefined)
-          io.stderr(
-            `note: at ${label}, ${rootless.code === 'FLEET_NO_FLEET' ? `${repo} holds no Fleet document` : `${repo} holds more than one Fleet document`}, so no host is resolved there\n`,
-          );
-        else if (errors > 0)
-          io.stderr(
-            `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate${isRevision ? ` on a checkout of ${label}` : ''}\n`,
-          );
-        // A Host whose document has errors is not resolved, so it would read as removed or added.
-        const broken = [...fleet.invalidHosts.keys()].sort();
-        if (broken.length > 0)
-          io.stderr(
-            `note: at ${label}, ${broken.join(', ')} ${broken.length === 1 ? 'has' : 'have'} Host document errors and ${broken.length === 1 ? 'is' : 'are'} left out of the comparison\n`,
-          );
-      }
-      io.stdout(
-        `${report.affected} of ${report.total} host${report.total === 1 ? '' : 's'} affected\n`,
-      );
-      io.stdout(
-        renderTable(
-          report.hosts.map((h) => {
-            switch (h.status) {
-              case 'changed':
-                return [h.host, `${shortDigest(h.from)} → ${shortDigest(h.to)}`];
-              case 'unchanged':
-                return [h.host, paint(io, 'dim', 'unchanged')];
-              case 'added':
-                return [h.host, `added (${shortDigest(h.to)})`];
-              case 'removed':
-                return [h.host, `removed (was ${shortDigest(h.from)})`];
-            }
-          }),
-        ),
-      );
-    });
+        const affected = changes.filter((h) => h.status !== 'unchanged').length;
+        if (flags.exitCode === true && affected > 0) exit.code = EXIT.differences;
+        if (flags.json) {
+          printJson(io, {
+            affected,
+            total: changes.length,
+            hosts: changes,
+            ...fleetDiagnosticsJson(
+              [before, after].flatMap((f) => f.problems.filter((p) => p.severity === 'error')),
+            ),
+          });
+          return;
+        }
+        affectedNotes(io, repo, flags, before, after);
+        if (flags.format === 'markdown') {
+          io.stdout(formatChangesMarkdown(changes));
+          return;
+        }
+        io.stdout(
+          `${affected} of ${changes.length} host${changes.length === 1 ? '' : 's'} affected\n`,
+        );
+        io.stdout(
+          renderTable(
+            changes.map((h) => {
+              const name = escapeControl(h.host, true);
+              switch (h.status) {
+                case 'changed':
+                  return [name, `${shortDigest(h.from ?? '')} → ${shortDigest(h.to ?? '')}`];
+                case 'unchanged':
+                  return [name, paint(io, 'dim', 'unchanged')];
+                case 'added':
+                  return [name, `added (${shortDigest(h.to ?? '')})`];
+                case 'removed':
+                  return [name, `removed (was ${shortDigest(h.from ?? '')})`];
+              }
+            }),
+          ),
+        );
+        io.stdout(formatChangesText(changes));
+      },
+    );
 
   program.addHelpText(
     'after',

@@ -1,6 +1,7 @@
 /** The `--json` shape of a resolved manifest (spec: `fleet resolve`), also written by `build`. */
 import type { DesiredMap, HostManifest } from './model.js';
-import { formatProblem } from './validate.js';
+import type { Diagnostic } from '../base/index.js';
+import { fleetDiagnosticsJson } from './report-json.js';
 
 export interface ManifestJson {
   readonly host: string;
@@ -19,19 +20,15 @@ export interface ManifestJson {
     readonly restartOn: readonly string[];
     readonly reloadOn: readonly string[];
   }[];
-  /** Present only when resolution found problems. */
-  readonly errors?: readonly {
-    readonly code: string;
-    readonly file?: string;
-    readonly line?: number;
-    readonly message: string;
-    readonly text: string;
-  }[];
+  /** Resolution problems of this host (the shape every command reports problems in). */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly errors: number;
+  readonly warnings: number;
 }
 
 /** The manifest as plain JSON data, keys in the documented order. */
 export function manifestJson(manifest: HostManifest): ManifestJson {
-  const out: ManifestJson = {
+  const out = {
     host: manifest.host,
     digest: manifest.digest,
     layers: manifest.layers.map((l) => ({
@@ -49,15 +46,5 @@ export function manifestJson(manifest: HostManifest): ManifestJson {
       reloadOn: [...r.reloadOn],
     })),
   };
-  if (manifest.problems.length === 0) return out;
-  return {
-    ...out,
-    errors: manifest.problems.map((p) => ({
-      code: p.code,
-      ...(p.file === undefined ? {} : { file: p.file }),
-      ...(p.line === undefined ? {} : { line: p.line }),
-      message: p.message,
-      text: formatProblem(p),
-    })),
-  };
+  return { ...out, ...fleetDiagnosticsJson(manifest.problems) };
 }

@@ -2,6 +2,7 @@
  * The data the fleet module works on: documents as loaded from a repository, and manifests as
  * resolved for one host. Plain, immutable-by-convention data; no behaviour lives here.
  */
+import type { Diagnostic } from '../base/index.js';
 import type { Labels, Selector } from '../selector/index.js';
 
 /** The nine resource types of Datum `v1alpha1` (spec: Documents). */
@@ -29,19 +30,11 @@ export interface Location {
 }
 
 /**
- * A problem found in a fleet. `file`/`line` point at the document (or field) at fault, relative
- * to the fleet root. Host-specific problems carry the host separately, so identical problems on
- * many hosts can be grouped.
+ * A problem found in a fleet: the shared {@link Diagnostic}, `file`/`line` relative to the fleet
+ * root. Host-specific problems carry the host separately, so identical problems on many hosts
+ * can be grouped.
  */
-export interface FleetProblem {
-  readonly severity: 'error' | 'warning';
-  /** Stable code, `FLEET_…`. */
-  readonly code: string;
-  readonly message: string;
-  readonly file?: string;
-  readonly line?: number;
-  /** What it is about: `File[nginx-config]`, `Layer role-web`, `Host web-001`. */
-  readonly object?: string;
+export interface FleetProblem extends Diagnostic {
   /** The host whose resolution found it (resolution problems only). */
   readonly host?: string;
 }

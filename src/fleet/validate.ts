@@ -3,6 +3,7 @@
  * hosts, and lint matchers with the selector algebra (a matcher that can never match; a layer
  * that matches no declared host).
  */
+import { formatDiagnostic } from '../base/index.js';
 import { LabelIndex, compareStrings, satisfiable } from '../selector/index.js';
 import { compareProblems } from './documents/load-fleet.js';
 import type { Fleet, FleetProblem, HostManifest } from './model.js';
@@ -35,6 +36,8 @@ export interface ValidateOptions {
   readonly onManifest?: (manifest: HostManifest) => void;
   /** Build provenance for the manifests passed to `onManifest`. Default: false. */
   readonly provenance?: boolean;
+  /** Resolve only these hosts (a shard); repository problems and lints are reported as usual. */
+  readonly hosts?: readonly string[];
 }
 
 /** The index of hosts by label, for "which hosts does this matcher reach?". */
@@ -44,7 +47,7 @@ export function hostIndex(fleet: Fleet): LabelIndex<string> {
   return index;
 }
 
-/** Matcher lints for every layer. Warnings; never throws. */
+/** Matcher lints for every layer: a contradiction is an error, reaching no host a warning. */
 export function lintMatchers(
   fleet: Fleet,
   hosts: LabelIndex<string> = hostIndex(fleet),
@@ -61,8 +64,9 @@ export function lintMatchers(
     const at = { file: layer.file, line: layer.line, object: `Layer ${layer.name}` };
     const check = satisfiable(layer.selector);
     if (!check.satisfiable) {
+      // An error, as in Datum's validate: the layer would silently never apply.
       out.push({
-        severity: 'warning',
+        severity: 'error',
         code: 'FLEET_MATCHER_NEVER_MATCHES',
         message: `layer ${layer.name} can never match any host: ${check.proof.reason}`,
         ...at,
@@ -92,15 +96,16 @@ export function validateFleet(
   const groups = new Map<string, { problem: FleetProblem; hosts: string[] }>();
   // Host names are Datum names, and `__proto__` is one: keep them off Object.prototype.
   const digests: Record<string, string> = Object.create(null);
-  for (const host of fleet.hosts) {
-    const manifest = resolveHost(prepared, host.name, { provenance: options.provenance === true });
-    digests[host.name] = manifest.digest;
+  const names = options.hosts ?? fleet.hosts.map((h) => h.name);
+  for (const name of names) {
+    const manifest = resolveHost(prepared, name, { provenance: options.provenance === true });
+    digests[name] = manifest.digest;
     options.onManifest?.(manifest);
     for (const problem of manifest.problems) {
       const key = `${problem.code}\u0000${problem.file ?? ''}\u0000${problem.line ?? 0}\u0000${problem.message}`;
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { problem, hosts: [host.name] });
-      else group.hosts.push(host.name);
+      if (group === undefined) groups.set(key, { problem, hosts: [name] });
+      else group.hosts.push(name);
     }
   }
   const resolution: GroupedProblem[] = [...groups.values()].map(({ problem, hosts }) => {
@@ -111,7 +116,7 @@ export function validateFleet(
   resolution.sort(compareProblems);
   const problems = [...repository, ...resolution];
   return {
-    hosts: fleet.hosts.length,
+    hosts: names.length,
     layers: fleet.layers.length,
     resources: fleet.layers.reduce((n, layer) => n + layer.resources.length, 0),
     problems,
@@ -121,17 +126,14 @@ export function validateFleet(
   };
 }
 
-/** `path:line: message`, with the hosts a resolution problem affects. */
+/**
+ * The one text layout (`file:line:col: severity CODE [object]: message`), with the hosts a
+ * resolution problem affects after the message. Escaped: file names and values come from the
+ * repository and must not repaint the terminal or forge a line of output.
+ */
 export function formatProblem(
   problem: FleetProblem & { readonly hosts?: readonly string[] },
 ): string {
-  const where =
-    problem.file === undefined
-      ? ''
-      : problem.line === undefined
-        ? `${problem.file}: `
-        : `${problem.file}:${problem.line}: `;
-  const severity = problem.severity === 'warning' ? 'warning: ' : '';
   const hosts = problem.hosts ?? (problem.host === undefined ? [] : [problem.host]);
   const suffix =
     hosts.length === 0
@@ -139,11 +141,6 @@ export function formatProblem(
       : hosts.length === 1
         ? ` (host ${hosts[0]})`
         : ` (affects ${hosts.length} hosts, first: ${hosts[0]})`;
-  // File names come from the repository: a name holding an escape sequence or a newline must not
-  // repaint the terminal or forge an extra line of output.
-  return `${where}${severity}${problem.message}${suffix}`.replace(
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    /[\u0000-\u001F\u007F-\u009F]/g,
-    (c) => `\\u${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`,
-  );
+  const { host: _host, hosts: _hosts, ...rest } = problem;
+  return formatDiagnostic({ ...rest, message: `${problem.message}${suffix}` });
 }

@@ -51,3 +51,10 @@ export function gitIn(dir: string, ...args: string[]): void {
     { cwd: dir, stdio: 'ignore' },
   );
 }
+
+/** `validate`'s text output without its header (fleet name, schema, counts, layers' reach). */
+export function body(out: string): string {
+  if (!out.startsWith('fleet ')) return out;
+  const end = out.indexOf('\n\n');
+  return end < 0 ? out : out.slice(end + 2);
+}

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { buildFleetStage } from '../../src/fleet/index.js';
 import { readFleetFiles } from '../../src/fleet/io/read-tree.js';
-import { EXAMPLE, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, body, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 
 test('validate: the example fleet resolves with no errors', async () => {
@@ -19,14 +19,25 @@ test('validate: the example fleet resolves with no errors', async () => {
 test('validate --json: counts, no problems, a digest per host', async () => {
   const r = await cli('validate', EXAMPLE, '--json');
   const json = JSON.parse(r.out) as {
+    fleet: string;
+    schema: string;
     hosts: number;
     errors: number;
-    problems: unknown[];
+    warnings: number;
+    diagnostics: unknown[];
+    layerHosts: { name: string; hosts: number }[];
     digests: Record<string, string>;
   };
+  assert.equal(json.fleet, 'homelab');
+  assert.equal(json.schema, 'v1alpha1');
   assert.equal(json.hosts, 4);
   assert.equal(json.errors, 0);
-  assert.deepEqual(json.problems, []);
+  assert.equal(json.warnings, 0);
+  assert.deepEqual(json.diagnostics, []);
+  assert.deepEqual(
+    json.layerHosts.find((l) => l.name === 'role-web'),
+    { name: 'role-web', precedence: 30, hosts: 3 },
+  );
   assert.deepEqual(Object.keys(json.digests), ['db-001', 'staging-web-001', 'web-001', 'web-002']);
 });
 
@@ -37,7 +48,16 @@ test('resolve --json has the documented shape', async () => {
     resources: Record<string, unknown>[];
     layers: Record<string, unknown>[];
   };
-  assert.deepEqual(Object.keys(json), ['host', 'digest', 'layers', 'resources']);
+  assert.deepEqual(Object.keys(json), [
+    'host',
+    'digest',
+    'layers',
+    'resources',
+    'diagnostics',
+    'errors',
+    'warnings',
+  ]);
+  assert.deepEqual([json.diagnostics, json.errors, json.warnings], [[], 0, 0]);
   assert.deepEqual(Object.keys(json.layers[0] ?? {}), ['name', 'precedence', 'reasons']);
   assert.deepEqual(Object.keys(json.resources[0] ?? {}), [
     'ref',
@@ -105,10 +125,13 @@ test('explain: a resource that does not apply exits 1 and names the failed term'
 
 test('hosts --layer lists the hosts a layer reaches', async () => {
   const r = await cli('hosts', EXAMPLE, '--layer', 'role-web', '--json');
-  assert.deepEqual(JSON.parse(r.out), {
-    layer: 'role-web',
-    hosts: ['staging-web-001', 'web-001', 'web-002'],
-  });
+  const json = JSON.parse(r.out) as { layer: string; hosts: { name: string }[]; errors: number };
+  assert.equal(json.layer, 'role-web');
+  assert.deepEqual(
+    json.hosts.map((h) => h.name),
+    ['staging-web-001', 'web-001', 'web-002'],
+  );
+  assert.equal(json.errors, 0);
   const unknown = await cli('hosts', EXAMPLE, '--layer', 'nope');
   assert.equal(unknown.code, 1);
   assert.match(unknown.err, /FLEET_UNKNOWN_LAYER/);
@@ -133,8 +156,8 @@ test('validate on disk: errors print as path:line: message relative to the fleet
     const r = await cli('validate', join(dir, 'repo'));
     assert.equal(r.code, 1);
     assert.equal(
-      r.out,
-      'layers/web/layer.yaml:13: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)\nresolved 2 hosts, 1 error\n',
+      body(r.out),
+      'layers/web/layer.yaml:13: error FLEET_UNRESOLVED_REFERENCE [Service[nginx]]: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)\nresolved 2 hosts, 1 error\n',
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -153,7 +176,7 @@ test('validate on disk: a File source or template must exist, relative to the la
     assert.equal(r.code, 1);
     assert.match(
       r.out,
-      /^layers\/base\/layer\.yaml:18: File\[b\]\.template names layers\/base\/b\.tmpl, which does not exist/m,
+      /^layers\/base\/layer\.yaml:18: error FLEET_MISSING_SOURCE \[File\[b\]\]: File\[b\]\.template names layers\/base\/b\.tmpl, which does not exist/m,
     );
     assert.doesNotMatch(r.out, /File\[a\]/);
   } finally {
@@ -161,7 +184,7 @@ test('validate on disk: a File source or template must exist, relative to the la
   }
 });
 
-test('resolve --json on a fleet with errors: exit 1 and an errors array saying why', async () => {
+test('resolve --json on a fleet with errors: exit 1 and diagnostics saying why', async () => {
   const dir = tempTree({
     'fleet.yaml': FLEET,
     'h.yaml': host('h', { role: 'web' }),
@@ -171,15 +194,25 @@ test('resolve --json on a fleet with errors: exit 1 and an errors array saying w
   try {
     const r = await cli('resolve', dir, '--host', 'h', '--json');
     assert.equal(r.code, 1);
-    const json = JSON.parse(r.out) as { errors: { code: string; text: string }[] };
+    const json = JSON.parse(r.out) as {
+      errors: number;
+      diagnostics: { code: string; file: string; line: number; message: string }[];
+    };
+    assert.equal(json.errors, 2);
     assert.deepEqual(
-      json.errors.map((e) => e.code),
+      json.diagnostics.map((e) => e.code),
       ['FLEET_UNKNOWN_TYPE', 'FLEET_UNRESOLVED_REFERENCE'],
     );
-    assert.equal(
-      json.errors[1]?.text,
-      'l/layer.yaml:10: Service[s] requires Package[p], which no layer applying to the host declares (host h)',
-    );
+    assert.deepEqual(json.diagnostics[1], {
+      severity: 'error',
+      code: 'FLEET_UNRESOLVED_REFERENCE',
+      module: 'fleet',
+      object: 'Service[s]',
+      file: 'l/layer.yaml',
+      line: 10,
+      message: 'Service[s] requires Package[p], which no layer applying to the host declares',
+      witness: { hosts: ['h'] },
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -257,7 +290,9 @@ test('e2e: the labelwise bin validates the example fleet', () => {
   const out = execFileSync(process.execPath, ['bin/labelwise.js', 'fleet', 'validate', EXAMPLE], {
     encoding: 'utf8',
   });
-  assert.equal(out, 'resolved 4 hosts, 0 errors\n');
+  assert.match(out, /^fleet +homelab\nschema +v1alpha1\nhosts +4\nlayers +8\n/);
+  assert.match(out, /^ {2}role-web +precedence 30 +3 hosts$/m);
+  assert.equal(body(out), 'resolved 4 hosts, 0 errors\n');
 });
 
 test('a reserved Host label reads once, in validate and in the build diagnostics', async () => {
@@ -270,8 +305,8 @@ test('a reserved Host label reads once, in validate and in the build diagnostics
     const r = await cli('validate', join(dir, 'homelab/fleet'));
     assert.equal(r.code, 1);
     assert.equal(
-      r.out,
-      'hosts.yaml:6: label "datum/owner" uses the reserved prefix "datum/"\nresolved 0 hosts, 1 error\n',
+      body(r.out),
+      'hosts.yaml:6: error FLEET_RESERVED_LABEL [Host web-001]: label "datum/owner" uses the reserved prefix "datum/"\nresolved 0 hosts, 1 error\n',
     );
     const stage = await buildFleetStage(join(dir, 'homelab/fleet'), {
       root: join(dir, 'homelab'),
@@ -323,7 +358,7 @@ test('validate: the fleet directory may be a symbolic link', async (t) => {
     }
     const r = await cli('validate', join(dir, 'link'));
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.out, 'resolved 1 host, 0 errors\n');
+    assert.equal(body(r.out), 'resolved 1 host, 0 errors\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -345,8 +380,8 @@ test('a YAML file that is a symbolic link is not read, and a warning says so', a
     const r = await cli('validate', join(dir, 'fleet'));
     assert.equal(r.code, 0, r.err);
     assert.equal(
-      r.out,
-      'linked.yaml: warning: linked.yaml is a symbolic link and is not read; keep fleet documents in the repository as files\n1 warning\nresolved 1 host, 0 errors\n',
+      body(r.out),
+      'linked.yaml: warning FLEET_SYMLINK_SKIPPED: linked.yaml is a symbolic link and is not read; keep fleet documents in the repository as files\n1 warning\nresolved 1 host, 0 errors\n',
     );
     if (gitAvailable() !== undefined) return;
     // At a git revision the link is a blob holding its target's name: also not read as YAML.
@@ -372,11 +407,18 @@ test('hosts --layer: a Layer with errors says so and exits 1', async () => {
     const r = await cli('hosts', dir, '--layer', 'web');
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
-    assert.match(r.err, /^web\/layer\.yaml:4: precedence must be an integer, got high\n/);
+    assert.match(
+      r.err,
+      /^web\/layer\.yaml:4: error FLEET_INVALID_PRECEDENCE \[Layer web\]: precedence must be an integer, got high\n/,
+    );
     assert.match(r.err, /web's Layer document has errors \(above\), so it reaches no host\n$/);
     const json = await cli('hosts', dir, '--layer', 'web', '--json');
     assert.equal(json.code, 1);
-    assert.deepEqual(JSON.parse(json.out), { layer: 'web', hosts: [], invalid: true });
+    const parsed = JSON.parse(json.out) as Record<string, unknown>;
+    assert.deepEqual(
+      [parsed.layer, parsed.hosts, parsed.invalid, parsed.errors],
+      ['web', [], true, 1],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -399,9 +441,9 @@ test('a YAML file over 16 MiB is an error on that file, and none under an exclud
     const r = await cli('validate', dir);
     assert.equal(r.code, 1);
     assert.equal(
-      r.out,
-      'big.yaml: big.yaml is 16777217 bytes; fleet files are limited to 16777216 (16 MiB) and it was not read\n' +
-        'broken.yaml:2: unrecognised type "Hots"\n' +
+      body(r.out),
+      'big.yaml: error FLEET_FILE_TOO_LARGE: big.yaml is 16777217 bytes; fleet files are limited to 16777216 (16 MiB) and it was not read\n' +
+        'broken.yaml:2: error FLEET_UNKNOWN_TYPE: unrecognised type "Hots"\n' +
         'resolved 1 host, 2 errors\n',
     );
   } finally {

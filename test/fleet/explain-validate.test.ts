@@ -118,7 +118,7 @@ test('validate: identical problems are grouped across hosts', () => {
   assert.deepEqual(grouped[0]?.hosts, ['web-001', 'web-002']);
   assert.equal(
     formatProblem(grouped[0] as (typeof grouped)[number]),
-    'web/l.yaml:13: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)',
+    'web/l.yaml:13: error FLEET_UNRESOLVED_REFERENCE [Service[nginx]]: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)',
   );
   // The host layer's File[nginx-config] lost its path along with role-web's declaration.
   assert.deepEqual(
@@ -129,7 +129,7 @@ test('validate: identical problems are grouped across hosts', () => {
   assert.equal(report.hosts, 4);
 });
 
-test('validate: lints a matcher that can never match and a layer that matches no host', () => {
+test('validate: a matcher that can never match is an error; a layer that matches no host a warning', () => {
   const report = validateFleet(
     fleetOf({
       ...files,
@@ -138,16 +138,15 @@ test('validate: lints a matcher that can never match and a layer that matches no
       'nobody/l.yaml': layer('nobody', 0, '  labels:\n    site: tokyo\n'),
     }),
   );
-  const warnings = report.problems
-    .filter((p) => p.severity === 'warning')
-    .map((p) => `${p.file}:${p.line} ${p.code}`);
-  assert.deepEqual(warnings, [
-    'empty/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
-    'empty/l.yaml:7 FLEET_MATCH_WARNING',
-    'never/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
-    'nobody/l.yaml:1 FLEET_LAYER_MATCHES_NO_HOST',
+  const found = report.problems.map((p) => `${p.severity} ${p.file}:${p.line} ${p.code}`);
+  // A contradiction is an error, as in Datum; reaching no declared host stays a warning.
+  assert.deepEqual(found, [
+    'error empty/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
+    'warning empty/l.yaml:7 FLEET_MATCH_WARNING',
+    'error never/l.yaml:1 FLEET_MATCHER_NEVER_MATCHES',
+    'warning nobody/l.yaml:1 FLEET_LAYER_MATCHES_NO_HOST',
   ]);
-  assert.equal(report.errors, 0);
+  assert.equal(report.errors, 2);
 });
 
 test('validate: the example-style fleet has digests for every host, in host order', () => {
@@ -236,7 +235,7 @@ test('validate: control characters in file names are printed escaped', () => {
   );
   const text = report.problems.map((p) => formatProblem(p));
   assert.equal(text.length, 1);
-  assert.ok(text[0]?.startsWith('evil\\u001B[2J\\u000Afake.yaml:'), text[0]);
+  assert.ok(text[0]?.startsWith('evil\\x1b[2J\\nfake.yaml:'), text[0]);
   assert.ok(![...(text[0] ?? '')].some((c) => c < ' '), text[0]);
 });
 

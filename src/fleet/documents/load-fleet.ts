@@ -9,6 +9,7 @@
  * 4. Order is deterministic: layers by precedence then file path; resources by type then name.
  */
 import { createHash } from 'node:crypto';
+import { compareDiagnostics, compareText } from '../../base/index.js';
 import { compareStrings } from '../../selector/index.js';
 import { RESOURCE_TYPES } from '../model.js';
 import type {
@@ -417,12 +418,7 @@ function objectOf(type: string | undefined, name: string | undefined): string | 
     : `${type} ${name}`;
 }
 
-/** Orders problems by file, line, then message, so output is stable. */
+/** The one diagnostic order (file, line, column, code, object, message), then the host. */
 export function compareProblems(a: FleetProblem, b: FleetProblem): number {
-  return (
-    compareStrings(a.file ?? '', b.file ?? '') ||
-    (a.line ?? 0) - (b.line ?? 0) ||
-    compareStrings(a.message, b.message) ||
-    compareStrings(a.host ?? '', b.host ?? '')
-  );
+  return compareDiagnostics(a, b) || compareText(a.host ?? '', b.host ?? '');
 }
