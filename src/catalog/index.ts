@@ -29,3 +29,8 @@ export { catalogSchemas } from './io/schemas.js';
 export { readCatalogDir, readAppsDir, readerDiagnostics } from './io/read-files.js';
 export type { CatalogStageOptions } from './stage.js';
 export { buildCatalogStage } from './stage.js';
+export type { GraphEdge, GraphNode, ServiceGraph } from './graph.js';
+export { serviceGraph, serviceGraphSvg } from './graph.js';
+export { serviceGraphData } from './graph-data.js';
+export type { Flow, Reachability } from './conformance/reachability.js';
+export { proveReachability } from './conformance/check-reachability.js';

@@ -9,6 +9,7 @@ import type { Diagnostic, StageResult } from '../base/index.js';
 import { catalogSchemas } from './io/schemas.js';
 import { readAppsDir, readCatalogDir, readerDiagnostics } from './io/read-files.js';
 import { immutableFieldDiagnostics, runCatalog } from './pipeline.js';
+import { serviceGraphData } from './graph-data.js';
 
 /** Options for {@link buildCatalogStage}. */
 export interface CatalogStageOptions {
@@ -103,6 +104,7 @@ export async function buildCatalogStage(
             ?.objects.map((o) => `${o.kind}/${o.metadata.name}`) ?? [],
       })),
       checks: run.checks,
+      ...serviceGraphData(run),
     },
   };
 }

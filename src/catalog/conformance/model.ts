@@ -12,6 +12,8 @@ export interface CheckResult {
   readonly ok: boolean;
   readonly object: string;
   readonly message: string;
+  /** What proves a failure: a label set, or the endpoints and ports of a flow. */
+  readonly witness?: unknown;
 }
 
 export interface ConformanceInput {

@@ -2,6 +2,7 @@
 import { OBJECT_CHECKS } from './check-objects.js';
 import { checkGatewaySelectors } from './check-gateway-selectors.js';
 import { checkPeers } from './check-peers.js';
+import { checkReachability } from './check-reachability.js';
 import { checkSelectors } from './check-selectors.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 
@@ -14,6 +15,7 @@ export function runConformance(input: ConformanceInput): CheckResult[] {
     ...checkSelectors(input),
     ...checkGatewaySelectors(input),
     ...checkPeers(input),
+    ...checkReachability(input),
     ...OBJECT_CHECKS.flatMap((check) => check(input)),
   ];
   return results.sort((a, b) =>
