@@ -3,7 +3,12 @@
 // project name, anchord's own example), each a regression of a false error or a missed claim.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFiles } from './compose-helpers.js';
+import {
+  checkFiles,
+  loadComposeProject,
+  memoryFileSystem,
+  projectSnapshot,
+} from './compose-helpers.js';
 
 test('regression: Sentry-style aliases as whole values give no false errors', () => {
   const services = Array.from(
@@ -184,4 +189,29 @@ test('a compose file or env file outside the repository is skipped with a warnin
     ],
   );
   assert.deepEqual(report.errors, []);
+});
+
+test('hostile names: services and keys named __proto__ or constructor are plain data', () => {
+  const report = checkFiles({
+    'compose.yaml': `services:
+  __proto__:
+    environment: { constructor: x, ANCHORD_LABEL_SELECTOR: "__proto__=1" }
+  constructor:
+    labels: { __proto__: "1", anchord.expose: tcp/80 }
+  toString:
+`,
+  });
+  assert.deepEqual(report.errors, []);
+  assert.deepEqual(report.anchors[0]?.service, '__proto__');
+  assert.deepEqual(report.anchors[0]?.backends, ['constructor']);
+  const loaded = loadComposeProject({
+    files: ['compose.yaml'],
+    fs: memoryFileSystem({
+      'compose.yaml': 'services:\n  __proto__:\n    environment: { constructor: x }\n',
+    }),
+    directoryName: 'p',
+  });
+  const snapshot = projectSnapshot(loaded.project);
+  assert.equal(Object.getPrototypeOf(snapshot.services), Object.prototype);
+  assert.deepEqual(Object.keys(snapshot.services), ['__proto__']);
 });

@@ -177,24 +177,32 @@ export function projectSnapshot(project: ComposeProject): {
   services: Record<string, unknown>;
   ipv6Networks: string[];
 } {
-  const services: Record<string, unknown> = {};
-  for (const service of project.services) {
-    const environment: Record<string, string> = {};
-    for (const key of [...service.environment.keys()].sort(compareText)) {
-      const value = service.environment.get(key)?.value;
-      if (value !== undefined) environment[key] = value;
-    }
-    const labels: Record<string, string> = {};
-    for (const key of [...service.labels.keys()].sort(compareText))
-      labels[key] = service.labels.get(key)?.value ?? '';
-    services[service.name] = {
-      environment,
-      labels,
-      ...(service.command !== undefined ? { command: service.command.value } : {}),
-      networks: service.networks,
-      ...(service.networkMode !== undefined ? { network_mode: service.networkMode } : {}),
-    };
-  }
+  // Object.fromEntries defines own properties: a service or key named `__proto__` is data.
+  const services = Object.fromEntries(
+    project.services.map((service) => {
+      const environment = Object.fromEntries(
+        [...service.environment.keys()].sort(compareText).flatMap((key) => {
+          const value = service.environment.get(key)?.value;
+          return value === undefined ? [] : [[key, value]];
+        }),
+      );
+      const labels = Object.fromEntries(
+        [...service.labels.keys()]
+          .sort(compareText)
+          .map((key) => [key, service.labels.get(key)?.value ?? '']),
+      );
+      return [
+        service.name,
+        {
+          environment,
+          labels,
+          ...(service.command !== undefined ? { command: service.command.value } : {}),
+          networks: service.networks,
+          ...(service.networkMode !== undefined ? { network_mode: service.networkMode } : {}),
+        },
+      ];
+    }),
+  ) as Record<string, unknown>;
   return {
     name: project.name,
     services,

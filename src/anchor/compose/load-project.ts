@@ -174,7 +174,11 @@ function projectModel(
       );
   } else if (servicesNode !== undefined && servicesNode.value.kind === 'map') {
     for (const [service, entry] of servicesNode.value.entries) {
-      const body = entry.value;
+      // `web:` with nothing under it is an empty service (compose-go's fixEmptyNotNull).
+      const body: TreeNode =
+        entry.value.kind === 'scalar' && entry.value.value === null
+          ? { kind: 'map', where: entry.value.where, entries: new Map() }
+          : entry.value;
       if (body.kind !== 'map') {
         context.report(
           'error',
