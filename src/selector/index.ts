@@ -1,4 +1,6 @@
 // The selector core's public contract. Everything else in labelwise imports from here.
+export { SELECTOR_CODES } from './codes.js';
+export type { SelectorCode } from './codes.js';
 export type { Labels, ValidationProfile } from './labels.js';
 export { labelsFrom, compareStrings, validateLabels, DATUM_HOST_LABEL } from './labels.js';
 export type {
