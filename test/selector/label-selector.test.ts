@@ -329,3 +329,22 @@ test('§2.2 a __proto__ label key survives the object round trip', () => {
   const back = toLabelSelector(selector!)!;
   assert.equal(JSON.stringify(back), '{"matchLabels":{"__proto__":"x"}}');
 });
+
+test('§2.2 LabelSelector problems come back as shared diagnostics with their paths', () => {
+  const result = fromLabelSelector(
+    { matchExpressions: [{ key: '-key', operator: 'In', values: ['-value'] }] },
+    { path: 'spec.selector' },
+  );
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.severity, d.code, d.path, d.module]),
+    [
+      ['error', 'SELECTOR_INVALID_KEY', 'spec.selector.matchExpressions[0].key', 'selector'],
+      [
+        'error',
+        'SELECTOR_INVALID_VALUE',
+        'spec.selector.matchExpressions[0].values[0]',
+        'selector',
+      ],
+    ],
+  );
+});

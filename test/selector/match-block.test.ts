@@ -349,3 +349,14 @@ test('§2.4 toMatchBlock merges two requirements of one form on one key', () => 
     noneOf: { a: ['', 'p', 'q'] },
   });
 });
+
+test('§2.4 match block problems come back as shared diagnostics too, warnings as warnings', () => {
+  const result = fromMatchBlock({ oneOf: { site: [] }, has: [''] });
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.severity, d.code, d.path, d.module]),
+    [
+      ['error', 'SELECTOR_INVALID_MATCH', 'match.has[0]', 'selector'],
+      ['warning', 'SELECTOR_EMPTY_MATCH_LIST', 'match.oneOf.site', 'selector'],
+    ],
+  );
+});

@@ -13,6 +13,8 @@
  * Scalars are taken as their literal text: callers reading YAML should pass each scalar's source
  * text; numbers and booleans given as JS values are printed with `String`.
  */
+import { diagnosticFromError } from '../../base/diagnostic.js';
+import type { Diagnostic } from '../../base/diagnostic.js';
 import { LabelwiseError, quote } from '../../base/errors.js';
 import { sortStrings } from '../labels.js';
 import type { ValidationProfile } from '../labels.js';
@@ -34,6 +36,23 @@ export interface MatchBlockResult {
   selector: Selector | undefined;
   errors: LabelwiseError[];
   warnings: LabelwiseError[];
+  /** Errors and warnings as the shared diagnostics (module `selector`), for reports. */
+  diagnostics: Diagnostic[];
+}
+
+function result(
+  selector: Selector | undefined,
+  errors: LabelwiseError[],
+  warnings: LabelwiseError[],
+): MatchBlockResult {
+  const diagnostics: Diagnostic[] = [
+    ...errors.map((e) => diagnosticFromError(e, 'selector')),
+    ...warnings.map((w) => ({
+      ...diagnosticFromError(w, 'selector'),
+      severity: 'warning' as const,
+    })),
+  ];
+  return { selector: errors.length > 0 ? undefined : selector, errors, warnings, diagnostics };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -55,10 +74,10 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
   const fail = (path: string, message: string): void => {
     errors.push(new LabelwiseError('SELECTOR_INVALID_MATCH', message, { path }));
   };
-  if (block === null || block === undefined) return { selector: EVERYTHING, errors, warnings };
+  if (block === null || block === undefined) return result(EVERYTHING, errors, warnings);
   if (!isPlainObject(block)) {
     fail(base, 'match must be a mapping of labels, oneOf, noneOf, has and missing');
-    return { selector: undefined, errors, warnings };
+    return result(undefined, errors, warnings);
   }
   const requirements: Requirement[] = [];
   let never = false;
@@ -128,9 +147,7 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
   if (options.profile !== 'none')
     errors.push(...validateSelector(parsed, options.profile ?? 'datum'));
   const selector = never ? NOTHING : parsed;
-  return errors.length > 0
-    ? { selector: undefined, errors, warnings }
-    : { selector, errors, warnings };
+  return result(selector, errors, warnings);
 }
 
 function readMapping(
