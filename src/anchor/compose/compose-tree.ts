@@ -183,13 +183,11 @@ export function buildTree(
         typeof raw === 'boolean'
           ? raw
           : String(raw);
-      // Numbers keep the digits as written (`1.0`, `0755`), as Compose passes them on.
-      const written =
-        typeof value === 'number' && typeof node.source === 'string' ? node.source : value;
       const out: ScalarNode = {
         kind: 'scalar',
         where: at,
-        value: tagOf(node) === 'reset' && value === '' ? null : written,
+        // Numbers are passed on as parsed (`1.50` is 1.5), as both docker-compose and compose-go do.
+        value: tagOf(node) === 'reset' && value === '' ? null : value,
       };
       const tag = tagOf(node);
       if (tag !== undefined) out.tag = tag;
