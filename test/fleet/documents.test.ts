@@ -87,7 +87,7 @@ const rows: Row[] = [
     name: 'discovery: YAML nested too deeply is an error on that file, not a crash',
     files: { 'fleet.yaml': FLEET, 'deep.yaml': `a: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n` },
     errors: ['deep.yaml:1 FLEET_INVALID_YAML'],
-    message: 'YAML is nested too deeply to read',
+    message: 'the document nests too deeply to read (collections inside collections)',
   },
   {
     name: 'discovery: only YAML under the fleet root counts',

@@ -127,7 +127,10 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   const candidates = files
     .filter((f) => isCandidate(f.path))
     .sort((a, b) => compareStrings(a.path, b.path));
-  const read = candidates.map((file) => ({ path: file.path, yaml: readYaml(file.bytes) }));
+  const read = candidates.map((file) => ({
+    path: file.path,
+    yaml: readYaml(file.bytes, file.path),
+  }));
 
   let fleetFiles: FleetCandidate[] = [];
   for (const file of read)

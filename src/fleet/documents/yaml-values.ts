@@ -1,10 +1,10 @@
 /**
- * YAML text → a small positioned value tree. Read with the failsafe schema so every scalar keeps
- * its literal source text (`1` stays `"1"`, `0640` stays `"0640"`), and record whether it was
+ * YAML text → a small positioned value tree. Every scalar keeps its literal source text (`1` stays `"1"`, `0640` stays `"0640"`), and record whether it was
  * quoted, so a field can insist on a quoted string instead of guessing. Aliases are refused
  * (they make one edit change many places silently); anchors alone are harmless.
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq } from 'yaml';
+import { parseYamlDocuments } from '../../base/index.js';
 import type { Node } from 'yaml';
 
 /** A scalar with its literal text. `quoted` covers quoted, block (`|`, `>`) and `!!str` scalars. */
@@ -51,11 +51,13 @@ const STR_TAG = 'tag:yaml.org,2002:str';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Decodes and parses a YAML file. Never throws: invalid UTF-8, syntax errors, duplicate keys,
- * aliases, non-scalar keys and custom tags come back as problems (a document with a problem is
- * dropped, so nothing half-read is used).
+ * Decodes and parses a YAML file through the shared reader ({@link parseYamlDocuments}: limits on
+ * size, depth and alias expansion, duplicate keys, one wording of errors), then converts each
+ * document's syntax tree. Never throws: invalid UTF-8, syntax errors, duplicate keys, aliases,
+ * non-scalar keys and custom tags come back as problems (a document with a problem is dropped,
+ * so nothing half-read is used).
  */
-export function readYaml(bytes: Uint8Array | string): YamlFile {
+export function readYaml(bytes: Uint8Array | string, file = ''): YamlFile {
   let text: string;
   if (typeof bytes === 'string') text = bytes;
   else {
@@ -66,36 +68,31 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
     }
   }
   const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  let at = 0;
+  for (;;) {
+    const next = text.indexOf('\n', at);
+    if (next < 0) break;
+    lineCounter.addNewLine(next + 1);
+    at = next + 1;
+  }
   const lineOf = (offset: number | undefined): number => lineCounter.linePos(offset ?? 0).line;
   const documents: YamlDocument[] = [];
   const problems: YamlProblem[] = [];
-  const parsed = parseAllDocuments(text, {
-    schema: 'failsafe',
-    lineCounter,
-    uniqueKeys: true,
-    prettyErrors: false,
-    strict: true,
-  });
-  // parseAllDocuments returns an EmptyStream (an array with no documents) for blank input.
-  for (const doc of Array.from(parsed)) {
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors)
-        problems.push({
-          line: lineOf(error.pos[0]),
-          // yaml reports running out of stack on absurdly deep nesting as the engine's own
-          // "Maximum call stack size exceeded", which reads like a crash.
-          message:
-            error.code === 'RESOURCE_EXHAUSTION' && /call stack/i.test(error.message)
-              ? 'YAML is nested too deeply to read'
-              : yamlMessage(error.message) +
-                flowListHint(error.message, lineText(text, error.pos[0])),
-        });
-      continue;
-    }
-    const contents = doc.contents;
+  const parsed = parseYamlDocuments(text, { file, code: 'FLEET_INVALID_YAML' });
+  for (const d of parsed.diagnostics) {
+    const line = d.line ?? 1;
+    const offset = line <= 1 ? 0 : (lineCounter.lineStarts[line - 1] ?? 0);
+    problems.push({
+      line,
+      message: yamlMessage(d.message) + flowListHint(d.message, lineText(text, offset)),
+    });
+  }
+  for (const doc of parsed.documents) {
+    const contents = doc.ast.contents;
     if (contents === null) continue;
     // An empty document (`---` alone, or only comments) holds an empty plain scalar.
-    if (isScalar(contents) && contents.type === 'PLAIN' && contents.value === '') continue;
+    if (isScalar(contents) && contents.type === 'PLAIN' && contents.source === '') continue;
     const docProblems: YamlProblem[] = [];
     const value = convert(contents as Node, lineOf, docProblems);
     if (docProblems.length > 0 || value === undefined) {
@@ -104,7 +101,7 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
     }
     documents.push({ value, line: value.line });
   }
-  // yaml can report one cause many times (once per level of a too-deep nesting): say it once.
+  // One cause can surface once per level of a too-deep nesting: say it once per line.
   const seen = new Set<string>();
   const unique = problems.filter((p) => {
     const key = `${p.line}\u0000${p.message}`;
@@ -112,6 +109,7 @@ export function readYaml(bytes: Uint8Array | string): YamlFile {
     seen.add(key);
     return true;
   });
+  unique.sort((a, b) => a.line - b.line);
   return { documents, problems: unique };
 }
 
@@ -163,7 +161,9 @@ function convert(
   }
   if (isScalar(node)) {
     const quoted = node.type !== 'PLAIN' || node.tag === STR_TAG;
-    return { kind: 'scalar', text: String(node.value), quoted, line };
+    // The literal text as written (the shared reader resolves `1` to a number; Datum reads text).
+    const literal = typeof node.source === 'string' ? node.source : String(node.value);
+    return { kind: 'scalar', text: literal, quoted, line };
   }
   if (isSeq(node)) {
     const items: YamlValue[] = [];
@@ -185,7 +185,7 @@ function convert(
         continue;
       }
       const keyLine = lineOf(key.range?.[0]);
-      const text = String(key.value);
+      const text = typeof key.source === 'string' ? key.source : String(key.value);
       const valueNode = pair.value as Node | null;
       const value: YamlValue | undefined =
         valueNode === null
