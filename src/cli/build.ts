@@ -3,7 +3,7 @@
  * holds in one pass, writes the outputs and a report, and prints a summary.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   LabelwiseError,
@@ -15,7 +15,9 @@ import {
   writeOwnedDirectory,
 } from '../base/index.js';
 import type { ModuleName, OwnedWriteOptions } from '../base/index.js';
-import { parseModuleList, renderReportHtml, reportData, runBuild } from '../repo/index.js';
+import { parseModuleList, renderReportPages, reportData, runBuild } from '../repo/index.js';
+import { currentRevision } from '../repo/io/git-snapshot.js';
+import { VERSION } from './version.js';
 import type { StageRun } from '../repo/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
@@ -107,7 +109,15 @@ async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO):
   const { report, runs } = built;
   const files: Record<string, string> = { ...built.files };
   files['report.json'] = `${JSON.stringify(report, null, 2)}\n`;
-  files['report.html'] = renderReportHtml(report, reportData(runs));
+  Object.assign(
+    files,
+    renderReportPages(report, reportData(runs), {
+      files: built.files,
+      version: VERSION,
+      revision: currentRevision(repo),
+      linkBase: `${relative(outDir, repo).split(sep).join('/')}/`,
+    }),
+  );
   await writeOwnedDirectory(outDir, files, { ...writeOptions, inputs: built.inputs });
 
   if (flags.json) {

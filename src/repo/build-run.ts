@@ -11,6 +11,7 @@ import { isSelected, readRepoConfig } from './config.js';
 import type { RepoConfig } from './config.js';
 import { detectParts } from './detect.js';
 import { buildReport } from './report.js';
+import { hostPagePath } from './report/fleet.js';
 import type { BuildReport } from './report.js';
 import { plannedStages, runStage } from './stages.js';
 import type { StageRun } from './stages.js';
@@ -40,6 +41,13 @@ export interface BuildRun {
 
 function relativeTo(reader: RepoReader, dir: string): string {
   return reader.relative(resolve(dir));
+}
+
+/** The hosts that get a page of their own in the report. */
+function hostPages(runs: readonly StageRun[]): readonly string[] {
+  const data = runs.find((run) => run.module === 'fleet')?.result.data as
+    { hosts?: string[] } | undefined;
+  return data?.hosts ?? [];
 }
 
 export async function runBuild(options: BuildOptions): Promise<BuildRun> {
@@ -78,10 +86,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
     }
   }
   const repository: Diagnostic[] = [...configProblems, ...reader.diagnostics];
+  const pages = hostPages(runs)
+    .filter((host) => `fleet/${host}.json` in files)
+    .map(hostPagePath);
   const report = buildReport(
     options.name,
     runs,
-    [...Object.keys(files), 'report.json', 'report.html'],
+    [...Object.keys(files), 'report.json', 'report.html', ...pages],
     repository,
   );
   const inputs = stages.map((s) => s.dir).filter((dir) => resolve(dir) !== reader.root);

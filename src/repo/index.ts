@@ -5,8 +5,8 @@ export type { StageRun } from './stages.js';
 export { plannedStages, runStage } from './stages.js';
 export type { BuildReport, ModuleSummary } from './report.js';
 export { buildReport, findingLocation } from './report.js';
-export type { ReportData } from './report-html.js';
-export { renderReportHtml, reportData, escapeHtml } from './report-html.js';
+export { escapeHtml, renderReportHtml, renderReportPages, reportData } from './report/index.js';
+export type { PageContext, ReportData, ReportOptions } from './report/index.js';
 export { runBuild } from './build-run.js';
 export type { BuildOptions, BuildRun } from './build-run.js';
 export {

@@ -48,7 +48,7 @@ test('labelwise build examples/homelab exits 0 and writes every output with a fu
     assert.ok((await readdir(join(out, 'policy'))).includes('compiled.json'));
     assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), report);
     const html = await readFile(join(out, 'report.html'), 'utf8');
-    for (const id of ['summary', 'findings', 'fleet-matrix', 'anchor-claims'])
+    for (const id of ['summary', 'diagnostics', 'fleet-matrix', 'anchor-claims', 'catalog-services', 'policy-matrix'])
       assert.ok(html.includes(`id="${id}"`), id);
   }));
 
@@ -118,7 +118,7 @@ test('one deliberate error in each part: exit 1 and all four reported with file 
     }
   }));
 
-test('text mode prints a table per module and the findings', () =>
+test('text mode prints a table per module and the diagnostics', () =>
   withTemp(async (dir) => {
     const io = memoryIO({ cwd: dir });
     const code = await run(['build', HOMELAB, '--out', join(dir, 'out')], io);

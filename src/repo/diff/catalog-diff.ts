@@ -5,6 +5,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { compareText } from '../../base/index.js';
+import type { ServiceGraph } from '../../catalog/index.js';
 import type { FlowChange, ManifestChange } from './model.js';
 
 const MANIFEST_FILE = /^apps\/.+\.ya?ml$/;
@@ -42,23 +43,11 @@ export function diffManifests(
   return changes;
 }
 
-/** The allowed flows of a catalog stage's data, as `from -> to:port` strings, when it has them. */
+/** The allowed flows in a catalog stage's service graph, as `from -> to ports` strings. */
 export function catalogFlows(data: unknown): Set<string> | undefined {
-  const graph = (data as { graph?: { edges?: unknown } } | undefined)?.graph;
-  const edges = graph?.edges;
-  if (!Array.isArray(edges)) return undefined;
-  const flows = new Set<string>();
-  for (const edge of edges as Record<string, unknown>[]) {
-    const from = String(edge.from ?? edge.source ?? '?');
-    const to = String(edge.to ?? edge.target ?? '?');
-    const port = edge.port ?? edge.ports;
-    flows.add(
-      port === undefined
-        ? `${from} -> ${to}`
-        : `${from} -> ${to}:${Array.isArray(port) ? port.join(',') : String(port)}`,
-    );
-  }
-  return flows;
+  const graph = (data as { serviceGraph?: ServiceGraph } | undefined)?.serviceGraph;
+  if (graph === undefined || !Array.isArray(graph.edges)) return undefined;
+  return new Set(graph.edges.map((e) => `${e.from} -> ${e.to} ${e.ports}`));
 }
 
 export function diffFlows(from: unknown, to: unknown): FlowChange[] {

@@ -45,6 +45,8 @@ export interface MatrixCellChange {
   readonly client: string;
   readonly before: string;
   readonly after: string;
+  /** The authorization that decides the cell after the change (before, when access was lost). */
+  readonly cause?: string;
 }
 
 export interface ClaimChange {

@@ -95,7 +95,8 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
       title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
       lines: [
         ...diff.policy.changes.map(
-          (c) => `- ${code(c.target)} from ${code(c.client)}: ${md(c.before)} → **${md(c.after)}**`,
+          (c) =>
+            `- ${code(c.target)} from ${code(c.client)}: ${md(c.before)} → **${md(c.after)}**${c.cause === undefined ? '' : ` (${code(c.cause)})`}`,
         ),
         ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged
           ? ['- the compiled policy changed']

@@ -123,3 +123,23 @@ export async function snapshot(top: string, prefix: string, commit: string): Pro
   }
   return { dir: prefix === '' ? root : join(root, ...prefix.split('/')), commit, cleanup };
 }
+
+/**
+ * The commit checked out in the work tree holding `dir` (`+dirty` when it has uncommitted
+ * changes), or undefined when `dir` is not in a git checkout or git is missing. For the report.
+ */
+export function currentRevision(dir: string): string | undefined {
+  const found = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if (found.status !== 0 || found.error !== undefined) return undefined;
+  const status = spawnSync('git', ['status', '--porcelain', '--', '.'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  const dirty = status.status === 0 && status.stdout.trim() !== '';
+  return `${found.stdout.trim()}${dirty ? '+dirty' : ''}`;
+}

@@ -1,0 +1,47 @@
+/** The catalog section: each service with its posture, and the service graph as a picture. */
+import type { ServiceGraph } from '../../catalog/index.js';
+import { escapeHtml, table, td } from './html.js';
+
+interface CatalogData {
+  readonly services?: readonly {
+    readonly name: string;
+    readonly kind?: string;
+    readonly exposure?: string;
+    readonly egress?: string;
+    readonly auth?: string;
+    readonly replicas?: number;
+    readonly objects?: readonly string[];
+  }[];
+  readonly serviceGraph?: ServiceGraph;
+  readonly serviceGraphSvg?: string;
+}
+
+export function catalogSection(value: unknown): string {
+  const data = (value ?? {}) as CatalogData;
+  const rows = (data.services ?? []).map((s) => [
+    td(s.name),
+    td(s.kind ?? ''),
+    td(s.exposure ?? ''),
+    td(s.egress ?? ''),
+    td(s.auth ?? ''),
+    td(String(s.replicas ?? '')),
+    td(String(s.objects?.length ?? 0)),
+  ]);
+  const services = table(
+    'catalog-services',
+    ['service', 'kind', 'exposure', 'egress', 'auth', 'replicas', 'objects'],
+    rows,
+    'The catalog has no services.',
+  );
+  // The picture is an <img> of a data URI: an SVG shown that way can run no script at all.
+  const picture =
+    typeof data.serviceGraphSvg === 'string'
+      ? `<h3>Who can reach whom</h3>\n<p class="meta">From the rendered network policies alone: services as nodes, allowed flows as edges.</p>\n<img id="service-graph" class="graph" alt="service graph: ${escapeHtml(
+          `${data.serviceGraph?.nodes.length ?? 0} nodes, ${data.serviceGraph?.edges.length ?? 0} flows`,
+        )}" src="data:image/svg+xml;base64,${Buffer.from(data.serviceGraphSvg, 'utf8').toString('base64')}">`
+      : '';
+  const flows = (data.serviceGraph?.edges ?? []).map((e) => [td(e.from), td(e.to), td(e.ports)]);
+  const flowTable =
+    flows.length > 0 ? `\n${table('catalog-flows', ['from', 'to', 'ports'], flows, '')}` : '';
+  return `<h2 id="s-catalog">Catalog: services</h2>\n${services}\n${picture}${flowTable}`;
+}
