@@ -69,7 +69,10 @@ function labelsJson(labels: Labels): Record<string, string> {
 
 function showLabels(labels: Labels): string {
   const keys = Object.keys(labels).sort(compareStrings);
-  return keys.length === 0 ? '{} (no labels)' : keys.map((k) => `${k}=${labels[k]}`).join(',');
+  // Witnesses repeat keys and values from the input: escaped, they cannot drive the terminal.
+  return keys.length === 0
+    ? '{} (no labels)'
+    : escapeControl(keys.map((k) => `${k}=${labels[k]}`).join(','), true);
 }
 
 function requirementsJson(

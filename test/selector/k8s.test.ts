@@ -570,3 +570,13 @@ test('§2.1 sorting is by code point (UTF-8 byte order), as Go sorts', () => {
   const selector = parseSelector('k in (\u{1F600},\uFFFD)', { profile: 'none' });
   assert.deepEqual(selector.requirements[0]?.values, ['\uFFFD', '\u{1F600}']);
 });
+
+test('§3 a value breaking two rules is one error naming both, and its key once', () => {
+  const value = `${'a'.repeat(64)}-`;
+  const error = expectError(() => parseSelector(`k=${value}`), {
+    code: 'SELECTOR_INVALID_VALUE',
+    offset: 2,
+  });
+  assert.equal(error.message.split('; ').length, 2);
+  assert.equal(error.message.match(/\(key "k"\)/g)?.length, 1);
+});

@@ -182,10 +182,12 @@ class Parser {
     if (first === undefined) return;
     // One error for the first offending token, naming every rule it breaks (as apimachinery
     // joins them with "; ").
-    const message = problems
-      .filter((p) => p.valueIndex === first.valueIndex && p.code === first.code)
-      .map((p) => p.message)
-      .join('; ');
+    const same = problems.filter((p) => p.valueIndex === first.valueIndex && p.code === first.code);
+    // Value messages each end with the key they belong to; say it once.
+    const suffix = first.valueIndex === undefined ? '' : ` (key ${JSON.stringify(keyToken.text)})`;
+    const message =
+      same.map((p) => (suffix === '' ? p.message : p.message.replace(suffix, ''))).join('; ') +
+      suffix;
     const at = first.valueIndex === undefined ? keyToken : values[first.valueIndex];
     throw new LabelwiseError(first.code, message, { offset: at?.offset ?? 0 });
   }
