@@ -8,6 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
   SCHEMA_VERSION,
+  defaultThreads,
   explainResource,
   fleetChanges,
   fleetDiagnosticsJson,
@@ -17,15 +18,16 @@ import {
   hostIndex,
   loadFleetAt,
   loadFleetDir,
+  loadFleetSource,
   manifestJson,
   parseShard,
   prepareFleet,
   resolveHost,
   shardHosts,
   shortDigest,
-  validateFleet,
+  validateInParallel,
 } from '../fleet/index.js';
-import type { Shard } from '../fleet/index.js';
+import type { FleetSource, Shard } from '../fleet/index.js';
 import { SYNTAXES, parseSyntax } from '../selector/index.js';
 import type { Selector, SyntaxName } from '../selector/index.js';
 import type { DesiredValue, Fleet, FleetProblem, HostManifest } from '../fleet/index.js';
@@ -52,7 +54,13 @@ function colourProblem(io: CliIO, p: FleetProblem & { hosts?: readonly string[] 
 
 /** Loads a fleet; a repository without exactly one Fleet document is an input error. */
 async function load(io: CliIO, repo: string): Promise<Fleet> {
-  const fleet = await loadFleetDir(resolvePath(io.cwd, repo), repo);
+  return (await loadSource(io, repo)).fleet;
+}
+
+/** {@link load}, keeping the files read for worker threads. */
+async function loadSource(io: CliIO, repo: string): Promise<FleetSource> {
+  const source = await loadFleetSource(resolvePath(io.cwd, repo), repo);
+  const fleet = source.fleet;
   const fatal = fleet.problems.filter(
     (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
   );
@@ -67,7 +75,7 @@ async function load(io: CliIO, repo: string): Promise<Fleet> {
       'a fleet repository has exactly one `type: Fleet` document, at its root',
     );
   }
-  return fleet;
+  return source;
 }
 
 /** Prints repository errors to stderr (text mode); returns whether there were any. */
@@ -115,6 +123,17 @@ function validateHeader(
     ['hosts', hosts],
     ['layers', String(layers.length)],
   ])}${rows.length === 0 ? '' : renderTable(rows.map((r) => r.map((c) => escapeControl(c, true))))}${more}\n`;
+}
+
+/** `--threads N`: a positive integer, or undefined for the default. */
+function threadsOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,3}$/.test(text))
+    throw new LabelwiseError(
+      'FLEET_INVALID_SHARD',
+      `--threads must be a positive integer, got ${JSON.stringify(text)}`,
+    );
+  return Number(text);
 }
 
 /** Parses `--selector` in the syntax named, or the first syntax that reads it. */
@@ -210,16 +229,29 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     )
     .argument('<repo>', 'the fleet directory (holding the Fleet document)')
     .option('--shard <i/n>', 'resolve only shard I of N (hosts split by a stable hash of the name)')
+    .option(
+      '--threads <n>',
+      'worker threads resolving hosts (default: every core for fleets of 2,000 hosts or more)',
+    )
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExit 1 when any error is found.\n\nExample:\n  ${EXAMPLES.validate}\n`)
-    .action(async (repo: string, flags: JsonFlag & { shard?: string }) => {
+    .action(async (repo: string, flags: JsonFlag & { shard?: string; threads?: string }) => {
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-      const fleet = await load(io, repo);
+      const threads = threadsOf(flags.threads);
+      const source = await loadSource(io, repo);
+      const fleet = source.fleet;
       const names = shardHosts(
         fleet.hosts.map((h) => h.name),
         shard,
       );
-      const report = validateFleet(fleet, { hosts: names });
+      const parallel = threads ?? (names.length >= 2000 ? defaultThreads() : 1);
+      const report = await validateInParallel(
+        fleet,
+        source.files,
+        source.options,
+        { hosts: names },
+        { threads: parallel },
+      );
       const index = hostIndex(fleet);
       const layerHosts = fleet.layers.map((l) => ({
         name: l.name,

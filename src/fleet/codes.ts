@@ -48,7 +48,8 @@ export const FLEET_CODES = {
   FLEET_GIT_UNAVAILABLE: 'git is not installed',
   FLEET_GIT_FAILED: 'git could not read a revision',
   FLEET_BAD_REVISION: 'a revision does not exist or is not a commit',
-  FLEET_INVALID_SHARD: '--shard is not I/N with 1 <= I <= N',
+  FLEET_INVALID_SHARD:
+    '--shard is not I/N with 1 <= I <= N, or --threads is not a positive integer',
   FLEET_INVALID_SELECTOR: '--selector cannot be parsed in any selector syntax',
   FLEET_INVALID_FORMAT: 'an affected output option is not understood (--format, --show-resources)',
 } as const;

@@ -38,6 +38,11 @@ export interface ValidateOptions {
   readonly provenance?: boolean;
   /** Resolve only these hosts (a shard); repository problems and lints are reported as usual. */
   readonly hosts?: readonly string[];
+  /** Hosts already resolved elsewhere (worker threads): their digest and problems are used. */
+  readonly resolved?: ReadonlyMap<
+    string,
+    { readonly digest: string; readonly problems: readonly FleetProblem[] }
+  >;
 }
 
 /** The index of hosts by label, for "which hosts does this matcher reach?". */
@@ -98,9 +103,15 @@ export function validateFleet(
   const digests: Record<string, string> = Object.create(null);
   const names = options.hosts ?? fleet.hosts.map((h) => h.name);
   for (const name of names) {
-    const manifest = resolveHost(prepared, name, { provenance: options.provenance === true });
+    const done = options.resolved?.get(name);
+    let manifest: { readonly digest: string; readonly problems: readonly FleetProblem[] };
+    if (done !== undefined) manifest = done;
+    else {
+      const resolved = resolveHost(prepared, name, { provenance: options.provenance === true });
+      options.onManifest?.(resolved);
+      manifest = resolved;
+    }
     digests[name] = manifest.digest;
-    options.onManifest?.(manifest);
     for (const problem of manifest.problems) {
       const key = `${problem.code}\u0000${problem.file ?? ''}\u0000${problem.line ?? 0}\u0000${problem.message}`;
       const group = groups.get(key);

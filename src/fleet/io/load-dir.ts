@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { RepoReader } from '../../base/index.js';
 import { loadFleet } from '../documents/load-fleet.js';
+import type { FleetFile, LoadOptions } from '../documents/load-fleet.js';
 import type { Fleet } from '../model.js';
 import { readFleetFilesAt } from './git-tree.js';
 import { openFleetReader, readFleetTree } from './read-tree.js';
@@ -30,15 +31,34 @@ function referencedFiles(fleet: Fleet): string[] {
   return [...out];
 }
 
+/** A loaded fleet with the files and options it was loaded from (for worker threads). */
+export interface FleetSource {
+  readonly fleet: Fleet;
+  readonly files: readonly FleetFile[];
+  readonly options: LoadOptions;
+}
+
 /** Loads a tree, then hashes the files its File resources name, for the digest. */
 async function loadTree(tree: FleetTree, label: string): Promise<Fleet> {
-  const fleet = loadFleet(tree.files, {
+  return (await loadSource(tree, label)).fleet;
+}
+
+async function loadSource(tree: FleetTree, label: string): Promise<FleetSource> {
+  const options: LoadOptions = {
     label,
     paths: tree.paths,
     links: tree.links,
     oversized: tree.oversized,
     diagnostics: tree.diagnostics ?? [],
-  });
+  };
+  return {
+    fleet: await hashSources(loadFleet(tree.files, options), tree),
+    files: tree.files,
+    options,
+  };
+}
+
+async function hashSources(fleet: Fleet, tree: FleetTree): Promise<Fleet> {
   if (tree.read === undefined) return fleet;
   const bytes = await tree.read(referencedFiles(fleet));
   if (bytes.size === 0) return fleet;
@@ -65,6 +85,17 @@ export async function loadFleetDir(
   const tree =
     reader === undefined ? readFleetTree(openFleetReader(dir)) : readFleetTree(reader, dir);
   return loadTree(tree, label);
+}
+
+/** As {@link loadFleetDir}, keeping the files read (resolution in worker threads loads them). */
+export async function loadFleetSource(
+  dir: string,
+  label: string = dir,
+  reader?: RepoReader,
+): Promise<FleetSource> {
+  const tree =
+    reader === undefined ? readFleetTree(openFleetReader(dir)) : readFleetTree(reader, dir);
+  return loadSource(tree, label);
 }
 
 /** Reads and loads the fleet under `dir` as it was at a git `revision`. */

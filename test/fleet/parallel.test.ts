@@ -1,0 +1,64 @@
+// Resolution on every core: worker threads give byte-for-byte the report one thread gives.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadFleet, validateFleet, validateInParallel } from '../../src/fleet/index.js';
+import type { FleetFile } from '../../src/fleet/index.js';
+import { EXAMPLE, cli } from './cli-helpers.js';
+import { FLEET, doc, host, layer } from './helpers.js';
+
+function files(): FleetFile[] {
+  const roles = ['web', 'db', 'cache'];
+  const hosts = Array.from({ length: 300 }, (_, i) =>
+    host(`h${String(i).padStart(3, '0')}`, { role: roles[i % 3] as string, site: `s${i % 7}` }),
+  );
+  return [
+    { path: 'fleet.yaml', bytes: FLEET },
+    { path: 'hosts.yaml', bytes: hosts.join('---\n') },
+    {
+      path: 'web/layer.yaml',
+      bytes: [
+        layer('role-web', 10, '  labels:\n    role: web\n'),
+        doc(
+          'File',
+          'site',
+          'desired:\n  path: /etc/site\n  content: "{{ labels.site }} {{ host }}"\n',
+        ),
+        // Unresolved on every web host: a problem grouped across hosts.
+        doc(
+          'Service',
+          'nginx',
+          'requires:\n  - Package[nginx]\ndesired:\n  state: running\n  enabled: true\n',
+        ),
+      ].join('---\n'),
+    },
+    {
+      path: 'site/layer.yaml',
+      bytes: [
+        layer('site-s3', 10, '  labels:\n    site: s3\n'),
+        doc('File', 'site', 'desired:\n  mode: "0600"\n'),
+      ].join('---\n'),
+    },
+  ];
+}
+
+test('validate on worker threads equals validate on one thread, whatever the batch size', async () => {
+  const list = files();
+  const fleet = loadFleet(list);
+  const one = validateFleet(fleet);
+  assert.ok(one.errors > 0, 'the fleet has problems to merge');
+  for (const batch of [1, 7, 256]) {
+    const many = await validateInParallel(fleet, list, {}, {}, { threads: 2, batch });
+    assert.deepEqual(many, one);
+    assert.equal(JSON.stringify(many), JSON.stringify(one));
+  }
+});
+
+test('validate --threads 2 prints the same JSON as --threads 1', async () => {
+  const a = await cli('validate', EXAMPLE, '--json', '--threads', '1');
+  const b = await cli('validate', EXAMPLE, '--json', '--threads', '2');
+  assert.equal(a.code, 0, a.err);
+  assert.equal(b.out, a.out);
+  const bad = await cli('validate', EXAMPLE, '--threads', '0');
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /FLEET_INVALID_SHARD/);
+});
