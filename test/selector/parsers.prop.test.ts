@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LabelwiseError } from '../../src/base/errors.js';
 import {
+  formatKubernetes,
   canonicalForm,
   equivalent,
   formatSelector,
@@ -189,6 +190,27 @@ test('property: whatever parses prints to a fixed point', () => {
       }
       const printed = formatSelector(selector);
       assert.equal(formatSelector(parseSelector(printed, { profile: 'none' })), printed);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test('property: the Kubernetes printing parses back to the same terms, spellings included', () => {
+  fc.assert(
+    fc.property(selectorishText, (text) => {
+      let selector;
+      try {
+        selector = parseSelector(text, { profile: 'none' });
+      } catch {
+        return;
+      }
+      const printed = formatKubernetes(selector);
+      const again = parseSelector(printed, { profile: 'none' });
+      assert.equal(formatKubernetes(again), printed);
+      assert.deepEqual(
+        again.requirements.map((r) => [r.key, r.operator, r.values, r.origin?.spelling]),
+        selector.requirements.map((r) => [r.key, r.operator, r.values, r.origin?.spelling]),
+      );
     }),
     { numRuns: 1000 },
   );
