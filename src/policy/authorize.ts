@@ -246,7 +246,16 @@ export function authorize(
   // The proxy applies filters after authorization: a redirect answers instead of forwarding,
   // before any rate limit is counted.
   const redirect = filters.find((f) => f.type === 'RequestRedirect');
-  if (redirect !== undefined && redirect.type === 'RequestRedirect') {
+  const changes =
+    redirect !== undefined &&
+    redirect.type === 'RequestRedirect' &&
+    (redirect.scheme !== undefined ||
+      redirect.hostname !== undefined ||
+      redirect.path !== undefined ||
+      redirect.port !== undefined);
+  if (redirect !== undefined && !changes)
+    note?.('filter: RequestRedirect changes nothing, so the proxy forwards the request');
+  if (redirect !== undefined && redirect.type === 'RequestRedirect' && changes) {
     const status = redirect.statusCode === 301 ? 301 : 302;
     note?.(
       `filter: RequestRedirect answers ${status}${redirect.scheme === undefined ? '' : ` to scheme ${redirect.scheme}`}${redirect.hostname === undefined ? '' : ` host ${redirect.hostname}`}${redirect.path === undefined ? '' : ` path ${redirect.path}`}${redirect.port === undefined ? '' : ` port ${redirect.port}`} instead of forwarding`,
