@@ -5,6 +5,30 @@
  * kept in separate lists.
  */
 
+// ---- The daemons (`labelwise anchor run|network-anchor|service-anchor`) --------------------
+export const ANCHOR_DAEMON_CODES = {
+  ANCHOR_INVALID_CONFIG: 'an environment variable is missing or invalid (the message names it)',
+  ANCHOR_MODE_NOT_SUPPORTED:
+    'an anchord mode or address mode this anchor does not implement (dhcp-refresh, rebinders, doctor)',
+  ANCHOR_INVALID_EXPOSE: "a backend's anchord.expose label is invalid (the container is skipped)",
+  ANCHOR_INVALID_EXPOSE_V6: "a backend's anchord.expose.v6 label is invalid",
+  ANCHOR_SHARED_NETWORK_NOT_ATTACHED: "ANCHORD_SHARED_NETWORK is not one of the anchor's networks",
+  ANCHOR_NO_SHARED_NETWORK: 'the anchor has no network besides the outside one',
+  ANCHOR_EXT_NETWORK_NOT_ATTACHED: 'the anchor is not attached to ANCHORD_EXT_NETWORK',
+  ANCHOR_EXT_IFACE_NOT_FOUND:
+    'no local interface has the MAC Docker reports for the outside network',
+  ANCHOR_SELF_NOT_FOUND: 'the anchor cannot find its own container through the Docker API',
+  ANCHOR_DOCKER_UNAVAILABLE: 'the Docker API failed (retried; the last rules stay)',
+  ANCHOR_TOOL_MISSING: 'nft, conntrack or ip is not installed',
+  ANCHOR_NFT_FAILED: 'the kernel refused an nft transaction (retried)',
+  ANCHOR_CONNTRACK_FAILED: 'conntrack -D failed (logged; the rules still apply)',
+  ANCHOR_ROUTE_FAILED: "the service-anchor's default route could not be changed (retried)",
+  ANCHOR_METRICS_LISTEN: 'the metrics and health address cannot be bound (fatal)',
+} as const;
+// ---- end of the daemons' codes ---------------------------------------------------------------
+
+export type AnchorDaemonCode = keyof typeof ANCHOR_DAEMON_CODES;
+
 // ---- Static Compose check (`labelwise anchor check`, the build stage) ----------------------
 export const ANCHOR_CHECK_CODES = {
   ANCHOR_SCOPE_OVERLAP: 'two anchors can claim the same container (a witness label set is given)',

@@ -14,11 +14,13 @@ import {
 import type { Selector } from '../selector/index.js';
 import { parseDuration } from './duration.js';
 import type { Notice } from './model.js';
+import { parseLogLevel, selectMode } from './mode.js';
+import type { LogLevel } from './mode.js';
+
+export type { LogLevel } from './mode.js';
 
 /** The Compose label that scopes the legacy (project) discovery. */
 export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
-
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Where the Docker Engine API is: a Unix socket or plain TCP (e.g. a socket proxy). */
 export type DockerEndpoint =
@@ -39,6 +41,11 @@ export interface AnchorConfig {
   readonly pollIntervalMs: number;
   readonly mode: 'network-anchor';
   readonly logLevel: LogLevel;
+  /**
+   * `ANCHORD_MASQUERADE_INBOUND`: masquerade every DNATed connection, so backends need no
+   * return route (no service-anchor) but see the anchor's address instead of the client's.
+   */
+  readonly masqueradeInbound: boolean;
   /** Undefined when metrics and health endpoints are disabled. */
   readonly metrics: { readonly host: string; readonly port: number } | undefined;
   readonly docker: DockerEndpoint;
@@ -54,9 +61,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** Interface names as Linux allows them, narrowed to what is safe to quote in an nft script. */
 const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
-const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
-/** Modes of the original anchord that this implementation deliberately does not provide. */
-const UNSUPPORTED_MODES = new Set(['service-anchor', 'rebinder', 'dhcp']);
 
 function fail(env: string, message: string, hint?: string): never {
   throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { env }, hint);
@@ -67,39 +71,43 @@ function get(env: Env, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** The first command-line argument, which names the mode before `ANCHORD_MODE` does. */
+  readonly modeArgument?: string;
+}
+
 /**
- * Reads and validates the configuration. Throws a LabelwiseError (`ANCHOR_INVALID_CONFIG`, or the
- * selector core's `SELECTOR_EQUALITY_*` codes with their exact messages) for the first problem.
- * Deterministic; never touches the process.
+ * Reads and validates the network-anchor configuration. Throws a LabelwiseError
+ * (`ANCHOR_INVALID_CONFIG`, `ANCHOR_MODE_NOT_SUPPORTED`, or the selector core's
+ * `SELECTOR_EQUALITY_*` codes with their exact messages) for the first problem, including when
+ * the mode selected is not network-anchor. Deterministic; never touches the process.
  */
-export function loadConfig(env: Env): LoadedConfig {
+export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedConfig {
   const notices: Notice[] = [];
 
-  const mode = get(env, 'ANCHORD_MODE').trim() || 'network-anchor';
+  const mode = selectMode(options.modeArgument, env);
   if (mode !== 'network-anchor') {
-    if (UNSUPPORTED_MODES.has(mode)) {
-      fail(
-        'ANCHORD_MODE',
-        `mode ${quote(mode)} is not supported: only network-anchor is implemented`,
-      );
-    }
     fail(
       'ANCHORD_MODE',
-      `unknown mode ${quote(mode)}`,
-      'use ANCHORD_MODE=network-anchor or leave it unset',
+      `mode ${quote(mode)} is not the network anchor's`,
+      'run "labelwise anchor service-anchor" for it',
     );
   }
   const addressMode = get(env, 'ANCHORD_ADDRESS_MODE').trim();
-  if (addressMode !== '' && addressMode !== 'bootstrap') {
-    if (addressMode === 'dhcp') {
-      fail(
-        'ANCHORD_ADDRESS_MODE',
-        'address mode "dhcp" is not supported: the anchor uses the address Docker assigns',
+  // anchord: slaac-ra-only keeps the assigned IPv4 and lets the kernel do IPv6 — bootstrap here.
+  if (addressMode !== '' && addressMode !== 'bootstrap' && addressMode !== 'slaac-ra-only') {
+    if (addressMode === 'dhcp-refresh' || addressMode === 'dhcp') {
+      throw new LabelwiseError(
+        'ANCHOR_MODE_NOT_SUPPORTED',
+        `address mode ${quote(addressMode)} is not supported: the anchor uses the address Docker assigns`,
+        { env: 'ANCHORD_ADDRESS_MODE' },
+        'reserve the address in Compose (ipv4_address) and use bootstrap',
       );
     }
     fail(
       'ANCHORD_ADDRESS_MODE',
-      `unknown address mode ${quote(addressMode)}`,
+      `invalid ANCHORD_ADDRESS_MODE ${quote(addressMode)} (want "bootstrap", "dhcp-refresh", or "slaac-ra-only")`,
       'leave it unset or use bootstrap',
     );
   }
@@ -133,13 +141,9 @@ export function loadConfig(env: Env): LoadedConfig {
     );
   }
 
-  const level = (get(env, 'ANCHORD_LOG_LEVEL').trim() || 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    fail(
-      'ANCHORD_LOG_LEVEL',
-      `log level ${quote(level)} is invalid: expected debug, info, warn or error`,
-    );
-  }
+  const { level, notice: levelNotice } = parseLogLevel(env.ANCHORD_LOG_LEVEL);
+  if (levelNotice !== undefined) notices.unshift(levelNotice);
+  const masqueradeInbound = parseSwitch(env, 'ANCHORD_MASQUERADE_INBOUND');
 
   const metricsText =
     env.ANCHORD_METRICS_ADDR === undefined
@@ -160,7 +164,8 @@ export function loadConfig(env: Env): LoadedConfig {
       sharedNetwork,
       pollIntervalMs,
       mode: 'network-anchor',
-      logLevel: level as LogLevel,
+      logLevel: level,
+      masqueradeInbound,
       metrics,
       docker,
     },
@@ -233,6 +238,14 @@ export function resolveScope(env: Env): ResolvedScope {
   };
 }
 
+/** An on/off variable: empty is off; true/false, 1/0, yes/no, on/off in any case. */
+export function parseSwitch(env: Env, name: string): boolean {
+  const text = get(env, name).trim().toLowerCase();
+  if (text === '' || ['false', '0', 'no', 'off'].includes(text)) return false;
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  return fail(name, `invalid ${name}=${quote(text)}: must be true/false (or 1/0)`);
+}
+
 function parsePort(text: string, env: string, whole: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
     fail(
@@ -244,7 +257,10 @@ function parsePort(text: string, env: string, whole: string): number {
   return Number(text);
 }
 
-/** `host:port`, `[v6]:port` or `:port` (all interfaces). */
+/**
+ * `host:port`, `[v6]:port` or `:port`. `:port` gives the host `""`: listen on every address of
+ * both families (dual-stack, as Go's `:9090` does in anchord), not only IPv4's `0.0.0.0`.
+ */
 export function parseListenAddress(text: string): { host: string; port: number } {
   const env = 'ANCHORD_METRICS_ADDR';
   const bracketed = /^\[([0-9A-Fa-f:.]+)\]:(\d*)$/.exec(text);
@@ -260,7 +276,7 @@ export function parseListenAddress(text: string): { host: string; port: number }
   const host = text.slice(0, at);
   if (host.includes(':') || !/^[A-Za-z0-9.-]*$/.test(host))
     fail(env, `address ${quote(text)} has an invalid host`);
-  return { host: host === '' ? '0.0.0.0' : host, port: parsePort(text.slice(at + 1), env, text) };
+  return { host, port: parsePort(text.slice(at + 1), env, text) };
 }
 
 /** `unix:///path` or `tcp://host:port` (also `http://`, which Docker clients treat the same). */

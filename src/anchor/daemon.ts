@@ -7,7 +7,8 @@
  * Log `msg` values are an interface (operators grep them): `reconciled`, `invalid expose
  * labels`, `no usable IP for container`, `shared network re-picked`, `backend port conflict`,
  * `docker unavailable; keeping last applied rules`, `docker event stream lost`, `nft apply
- * failed`, `conntrack flush failed`, `fatal`.
+ * failed`, `conntrack flush failed`, `nft fib expression unavailable; …`, `fatal`. Errors go in
+ * the `err` attribute and families are `v4`/`v6`, as anchord writes them.
  */
 import type { Logger } from 'pino';
 import { LabelwiseError, quote } from '../base/errors.js';
@@ -15,6 +16,7 @@ import type { DiscoveryPort } from './io/docker-discovery.js';
 import type { KernelPort } from './io/nft.js';
 import type { AnchorConfig } from './config.js';
 import { conntrackFlushes } from './conntrack-plan.js';
+import { metricFamily } from './metrics.js';
 import type { AnchorMetrics, TriggerSource } from './metrics.js';
 import type { DnatEntry, Family, Notice, Proto, Snapshot } from './model.js';
 import { renderDeleteScript, renderNftScript } from './nft-script.js';
@@ -62,6 +64,7 @@ export class AnchorDaemon {
   private previousNotices = new Set<string>();
   private previousConflicts = new Set<string>();
   private tablesInstalled = false;
+  private fibFamilies: readonly Family[] | undefined;
   private reconciled = false;
   private stopped = false;
   private running: Promise<void> | undefined;
@@ -145,7 +148,7 @@ export class AnchorDaemon {
           this.events = undefined;
           if (this.stopped) return;
           this.deps.logger.warn(
-            { error: errorText(error), retry_ms: this.reconnectDelay },
+            { err: errorText(error), retry_ms: this.reconnectDelay },
             'docker event stream lost',
           );
           this.scheduleReconnect();
@@ -162,7 +165,7 @@ export class AnchorDaemon {
     } catch (error) {
       if (this.stopped) return;
       this.deps.logger.warn(
-        { error: errorText(error), retry_ms: this.reconnectDelay },
+        { err: errorText(error), retry_ms: this.reconnectDelay },
         'docker event stream lost',
       );
       this.scheduleReconnect();
@@ -205,7 +208,7 @@ export class AnchorDaemon {
     } catch (error) {
       if (error instanceof LabelwiseError && !FATAL_CODES.has(error.code)) {
         this.deps.logger.warn(
-          { error: error.message, retry_ms: this.retryDelay },
+          { err: error.message, retry_ms: this.retryDelay },
           'docker unavailable; keeping last applied rules',
         );
         this.scheduleRetry();
@@ -238,7 +241,18 @@ export class AnchorDaemon {
       ),
     );
 
-    const script = renderNftScript(planned.entries, { extIface });
+    let fibFamilies: readonly Family[];
+    try {
+      fibFamilies = await this.probeFib();
+    } catch (error) {
+      this.fatal(error); // nft itself is missing: nothing can ever be applied
+      return failed('fatal');
+    }
+    const script = renderNftScript(planned.entries, {
+      extIface,
+      fibFamilies,
+      masqueradeInbound: this.config.masqueradeInbound,
+    });
     let applied = false;
     let flushed = 0;
     if (script !== this.lastScript) {
@@ -249,7 +263,7 @@ export class AnchorDaemon {
           this.fatal(error);
           return failed('fatal');
         }
-        this.deps.logger.error({ error: errorText(error) }, 'nft apply failed');
+        this.deps.logger.error({ err: errorText(error) }, 'nft apply failed');
         this.scheduleRetry();
         return failed('error');
       }
@@ -262,10 +276,10 @@ export class AnchorDaemon {
       for (const flush of flushes) {
         try {
           flushed += await this.deps.kernel.flush(flush);
-          this.deps.metrics.conntrackFlushes.inc({ family: flush.family });
+          this.deps.metrics.conntrackFlushes.inc({ family: metricFamily(flush.family) });
         } catch (error) {
           this.deps.logger.warn(
-            { error: errorText(error), family: flush.family },
+            { err: errorText(error), family: metricFamily(flush.family) },
             'conntrack flush failed',
           );
         }
@@ -278,7 +292,8 @@ export class AnchorDaemon {
     this.reconciled = true;
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.deps.metrics.reconcileDuration.observe(seconds);
-    this.deps.metrics.reconcileTotal.inc({ result: applied ? 'ok' : 'noop' });
+    // anchord counts every successful reconcile as ok, whether or not the maps changed.
+    this.deps.metrics.reconcileTotal.inc({ result: 'ok' });
     const outcome: ReconcileOutcome = {
       result: applied ? 'ok' : 'noop',
       backends: planned.backends.length,
@@ -298,6 +313,30 @@ export class AnchorDaemon {
       'reconciled',
     );
     return outcome;
+  }
+
+  /**
+   * Which families' kernels have the `fib` expression, asked once. A kernel without the IPv6 one
+   * (WSL2, some distributions) would make nft refuse the whole transaction, IPv4 included; such
+   * a family gets anchord's rule instead (DNAT what arrives on the outside interface), so it only
+   * loses hairpin access from the bridge.
+   */
+  private async probeFib(): Promise<readonly Family[]> {
+    if (this.fibFamilies !== undefined) return this.fibFamilies;
+    const probe = this.deps.kernel.probeFib?.bind(this.deps.kernel);
+    const supported: Family[] = [];
+    for (const family of ['ipv4', 'ipv6'] as const) {
+      if (probe === undefined || (await probe(family))) {
+        supported.push(family);
+        continue;
+      }
+      this.deps.logger.warn(
+        { family: metricFamily(family) },
+        'nft fib expression unavailable; DNAT limited to traffic arriving on the outside interface',
+      );
+    }
+    this.fibFamilies = supported;
+    return supported;
   }
 
   /** The outside interface and the networks that must never be the shared one. */
@@ -357,11 +396,11 @@ export class AnchorDaemon {
       error instanceof LabelwiseError
         ? {
             code: error.code,
-            error: error.message,
+            err: error.message,
             ...(error.hint !== undefined ? { hint: error.hint } : {}),
             ...error.source,
           }
-        : { error: errorText(error), stack: error instanceof Error ? error.stack : undefined };
+        : { err: errorText(error), stack: error instanceof Error ? error.stack : undefined };
     this.deps.logger.fatal(attrs, 'fatal');
     this.halt();
     this.resolveDone(1);
@@ -390,7 +429,7 @@ export class AnchorDaemon {
         this.tablesInstalled = false;
         this.lastScript = undefined;
       } catch (error) {
-        this.deps.logger.error({ error: errorText(error) }, 'nft apply failed');
+        this.deps.logger.error({ err: errorText(error) }, 'nft apply failed');
       }
     }
     this.resolveDone(0);

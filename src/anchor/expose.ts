@@ -3,7 +3,7 @@
  *
  * ```
  * anchord.expose    = item *( "," item )        ; empty items are skipped
- * item              = proto "/" port [ ":" port ]
+ * item              = proto *WSP "/" *WSP port [ *WSP ":" *WSP port ]   ; blanks as anchord trims them
  * proto             = "tcp" | "udp"              ; case-insensitive
  * port              = 1*5DIGIT                   ; 1-65535, no ranges
  * anchord.expose.v6 = "" | "auto" | "off" | "false" | "no" | "0"
@@ -20,7 +20,8 @@ export const EXPOSE_V6_LABEL = 'anchord.expose.v6';
 
 /** Longest label value we look at; a longer one is rejected before any splitting. */
 const MAX_LABEL_LENGTH = 4096;
-const ITEM = /^([A-Za-z]{3})\/(\d{1,5})(?::(\d{1,5}))?$/;
+// anchord trims each part it splits off, so blanks around "/" and ":" are allowed.
+const ITEM = /^([A-Za-z]{3})\s*\/\s*(\d{1,5})(?:\s*:\s*(\d{1,5}))?$/;
 
 function short(text: string): string {
   return quote(text.length > 64 ? `${text.slice(0, 64)}…` : text);
@@ -39,7 +40,8 @@ function port(text: string, item: string): number {
 }
 
 /**
- * Parses an `anchord.expose` value. A blank value gives `[]` (not a backend). Throws a
+ * Parses an `anchord.expose` value. A blank value gives `[]` (not a backend); a value of only
+ * commas is an error, as in anchord. Throws a
  * LabelwiseError (`ANCHOR_INVALID_EXPOSE`) on the first invalid item. Duplicate items collapse;
  * the same outside port mapped twice with different backend ports is an error. The result is
  * sorted by proto, then port.
@@ -86,6 +88,13 @@ export function parseExpose(value: string): ExposeEntry[] {
       );
     }
     byKey.set(key, { proto: proto as Proto, port: outside, backendPort });
+  }
+  if (byKey.size === 0 && value.trim() !== '') {
+    // A value of only commas is set but says nothing: anchord rejects it ("set but empty"),
+    // so the container gets the invalid-labels warning instead of silently not being a backend.
+    throw new LabelwiseError('ANCHOR_INVALID_EXPOSE', 'anchord.expose is set but lists no entry', {
+      label: EXPOSE_LABEL,
+    });
   }
   return [...byKey.values()].sort((a, b) =>
     a.proto === b.proto ? a.port - b.port : a.proto < b.proto ? -1 : 1,

@@ -32,6 +32,17 @@ const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
 export interface RenderOptions {
   /** The outside interface, e.g. `eth0`. */
   readonly extIface: string;
+  /**
+   * Families whose kernel has the `fib` expression. A family not listed matches DNAT on
+   * `iifname <extIface>` instead (anchord's rule; no hairpin from the bridge). Default: both.
+   */
+  readonly fibFamilies?: readonly Family[];
+  /**
+   * Masquerade every DNATed connection, not only hairpin traffic: backends then answer the
+   * anchor, so they need no route back through it (no service-anchor), but they see the
+   * anchor's address instead of the client's. Default: false.
+   */
+  readonly masqueradeInbound?: boolean;
 }
 
 function checkEntry(entry: DnatEntry): string {
@@ -45,7 +56,8 @@ function checkEntry(entry: DnatEntry): string {
   return `${entry.port} : ${address} . ${entry.backendPort}`;
 }
 
-function tableBlock(family: Family, entries: readonly DnatEntry[], iface: string): string {
+function tableBlock(family: Family, entries: readonly DnatEntry[], options: RenderOptions): string {
+  const iface = options.extIface;
   const nftFamily = family === 'ipv4' ? 'ip' : 'ip6';
   const table = family === 'ipv4' ? TABLE_V4 : TABLE_V6;
   const addrType = family === 'ipv4' ? 'ipv4_addr' : 'ipv6_addr';
@@ -57,6 +69,8 @@ function tableBlock(family: Family, entries: readonly DnatEntry[], iface: string
       elements.length === 0 ? '' : `\n\t\telements = {\n\t\t\t${elements.join(',\n\t\t\t')}\n\t\t}`;
     return `\tmap dnat_${proto} {\n\t\ttype inet_service : ${addrType} . inet_service${body}\n\t}\n`;
   };
+  const fib = (options.fibFamilies ?? ['ipv4', 'ipv6']).includes(family);
+  const match = fib ? 'fib daddr type local' : `iifname "${iface}"`;
   return [
     `table ${nftFamily} ${table} {}\n`,
     `delete table ${nftFamily} ${table}\n`,
@@ -65,12 +79,14 @@ function tableBlock(family: Family, entries: readonly DnatEntry[], iface: string
     map('udp'),
     `\tchain prerouting {\n`,
     `\t\ttype nat hook prerouting priority dstnat; policy accept;\n`,
-    `\t\tfib daddr type local dnat ${nftFamily} to tcp dport map @dnat_tcp\n`,
-    `\t\tfib daddr type local dnat ${nftFamily} to udp dport map @dnat_udp\n`,
+    `\t\t${match} dnat ${nftFamily} to tcp dport map @dnat_tcp\n`,
+    `\t\t${match} dnat ${nftFamily} to udp dport map @dnat_udp\n`,
     `\t}\n`,
     `\tchain postrouting {\n`,
     `\t\ttype nat hook postrouting priority srcnat; policy accept;\n`,
-    `\t\tct status dnat iifname != "${iface}" masquerade\n`,
+    options.masqueradeInbound === true
+      ? `\t\tct status dnat masquerade\n`
+      : `\t\tct status dnat iifname != "${iface}" masquerade\n`,
     `\t\toifname "${iface}" masquerade\n`,
     `\t}\n`,
     `}\n`,
@@ -96,7 +112,16 @@ export function renderNftScript(entries: readonly DnatEntry[], options: RenderOp
           : 1
         : a.port - b.port,
   );
-  return `#!/usr/sbin/nft -f\n${tableBlock('ipv4', sorted, options.extIface)}${tableBlock('ipv6', sorted, options.extIface)}`;
+  return `#!/usr/sbin/nft -f\n${tableBlock('ipv4', sorted, options)}${tableBlock('ipv6', sorted, options)}`;
+}
+
+/**
+ * A script that only asks whether the kernel accepts `fib daddr type local` for a family, for
+ * `nft --check` (nothing is applied). Names a scratch table of its own.
+ */
+export function renderFibProbeScript(family: Family): string {
+  const nftFamily = family === 'ipv4' ? 'ip' : 'ip6';
+  return `table ${nftFamily} anchord_fib_probe {\n\tchain probe {\n\t\ttype nat hook prerouting priority dstnat; policy accept;\n\t\tfib daddr type local accept\n\t}\n}\n`;
 }
 
 /** Removes both tables (creating them first so the delete cannot fail): used at shutdown. */

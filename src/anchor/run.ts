@@ -1,7 +1,11 @@
 /**
- * `labelwise anchor run`: wires the configuration, logger, Docker, kernel, health/metrics
- * server and daemon together, and runs until a stop signal (exit 0, tables removed) or a fatal
- * error (exit 1). Logs are JSON lines (pino) on the given writer.
+ * `labelwise anchor run|network-anchor|service-anchor`: wires the configuration, logger, Docker,
+ * kernel, health/metrics server and the mode's daemon together, and runs until a stop signal
+ * (exit 0, state removed) or a fatal error (exit 1).
+ *
+ * Logs are JSON lines shaped as anchord's (Go log/slog JSON): `time`, `level` in upper case
+ * (`DEBUG`, `INFO`, `WARN`, `ERROR`), `msg`, then attributes; errors go in `err`. A fatal error
+ * is one `ERROR` line with msg `fatal`, as anchord's main writes it.
  */
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -9,15 +13,24 @@ import { LabelwiseError } from '../base/errors.js';
 import { DockerDiscovery } from './io/docker-discovery.js';
 import type { DiscoveryPort } from './io/docker-discovery.js';
 import { startHttpServer } from './io/http-server.js';
+import type { Readiness } from './io/http-server.js';
 import { localInterfacesByMac } from './io/interfaces.js';
 import { NftCli } from './io/nft.js';
 import type { KernelPort } from './io/nft.js';
+import { IpRoutes, resolveHost } from './io/routes.js';
 import { loadConfig } from './config.js';
 import { AnchorDaemon } from './daemon.js';
 import { AnchorMetrics } from './metrics.js';
+import { selectMode } from './mode.js';
+import type { Notice } from './model.js';
+import { ServiceAnchor } from './service-anchor.js';
+import type { Resolver, RoutePort } from './service-anchor.js';
+import { loadServiceAnchorConfig } from './service-anchor-config.js';
 
 export interface RunOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The first command-line argument after `anchor`; names the mode before `ANCHORD_MODE`. */
+  readonly modeArgument?: string;
   /** Receives each JSON log line. */
   readonly write: (line: string) => void;
   /** Aborting it stops the daemon gracefully; its `reason` (e.g. `SIGTERM`) is logged. */
@@ -26,44 +39,107 @@ export interface RunOptions {
   readonly discovery?: DiscoveryPort;
   /** Replaces the kernel adapter. Default: the `nft` and `conntrack` commands. */
   readonly kernel?: KernelPort;
+  /** Replaces the service-anchor's route adapter. Default: `ip route`. */
+  readonly routes?: RoutePort;
+  /** Replaces the service-anchor's name lookup. Default: the system resolver (Docker DNS). */
+  readonly resolve?: Resolver;
   /** Called once the metrics server listens, with its port. */
   readonly onListening?: (port: number) => void;
 }
 
-/** A pino logger writing JSON lines with the level as a word (`"level":"warn"`). */
+/** pino's level names to slog's. pino's `fatal` is anchord's `ERROR` line with msg `fatal`. */
+const SLOG_LEVELS: Readonly<Record<string, string>> = {
+  trace: 'DEBUG',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARN',
+  error: 'ERROR',
+  fatal: 'ERROR',
+};
+
+/** A pino logger writing JSON lines with slog's upper-case level names (`"level":"WARN"`). */
 export function createLogger(level: string, write: (line: string) => void): Logger {
   return pino(
     {
       level,
       base: null,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: SLOG_LEVELS[label] ?? label.toUpperCase() }) },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     { write },
   );
 }
 
-/** Runs the daemon to completion and returns the exit code (0 stopped by signal, 1 fatal). */
+function fatalAttrs(error: LabelwiseError): Record<string, unknown> {
+  return {
+    code: error.code,
+    err: error.message,
+    ...error.source,
+    ...(error.hint !== undefined ? { hint: error.hint } : {}),
+  };
+}
+
+/** Runs the selected mode to completion and returns the exit code (0 stopped, 1 fatal). */
 export async function runAnchorDaemon(options: RunOptions): Promise<number> {
-  let loaded: ReturnType<typeof loadConfig>;
   try {
-    loaded = loadConfig(options.env);
+    const mode = selectMode(options.modeArgument, options.env);
+    if (mode === 'service-anchor') return await runServiceAnchor(options);
+    return await runNetworkAnchor(options);
   } catch (error) {
     if (!(error instanceof LabelwiseError)) throw error;
-    createLogger('info', options.write).fatal(
-      {
-        code: error.code,
-        error: error.message,
-        ...error.source,
-        ...(error.hint !== undefined ? { hint: error.hint } : {}),
-      },
-      'fatal',
-    );
+    createLogger('info', options.write).fatal(fatalAttrs(error), 'fatal');
     return 1;
   }
-  const { config, notices } = loaded;
-  const logger = createLogger(config.logLevel, options.write);
+}
+
+/** Serves `/healthz`, `/readyz`, `/metrics`; undefined when disabled. Throws a LabelwiseError. */
+async function serve(
+  address: { host: string; port: number } | undefined,
+  metrics: AnchorMetrics,
+  readiness: () => Readiness,
+  options: RunOptions,
+): Promise<Awaited<ReturnType<typeof startHttpServer>>['server'] | undefined> {
+  if (address === undefined) return undefined;
+  try {
+    const started = await startHttpServer(address, metrics.registry, readiness);
+    options.onListening?.(started.port);
+    return started.server;
+  } catch (error) {
+    throw new LabelwiseError('ANCHOR_METRICS_LISTEN', (error as Error).message, {
+      env: 'ANCHORD_METRICS_ADDR',
+    });
+  }
+}
+
+/** Calls `stop` when the signal aborts, after logging anchord's shutdown line. */
+function onStopSignal(options: RunOptions, logger: Logger, stop: () => Promise<void>): () => void {
+  const onAbort = (): void => {
+    const reason: unknown = options.signal.reason;
+    logger.info(
+      { signal: typeof reason === 'string' ? reason : 'abort' },
+      'signal received, shutting down',
+    );
+    void stop();
+  };
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+  return () => options.signal.removeEventListener('abort', onAbort);
+}
+
+async function closeServer(server: Awaited<ReturnType<typeof serve>>): Promise<void> {
+  if (server === undefined) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
+function logNotices(logger: Logger, notices: readonly Notice[]): void {
   for (const notice of notices) logger[notice.level]({ ...notice.attrs }, notice.msg);
+}
+
+async function runNetworkAnchor(options: RunOptions): Promise<number> {
+  const { config, notices } = loadConfig(options.env, { modeArgument: options.modeArgument });
+  const logger = createLogger(config.logLevel, options.write);
+  logNotices(logger, notices);
   logger.info(
     {
       mode: config.mode,
@@ -73,8 +149,9 @@ export async function runAnchorDaemon(options: RunOptions): Promise<number> {
       ext_network: config.extNetwork ?? '',
       ext_iface: config.extNetwork === undefined ? config.extIface : '',
       shared_network: config.sharedNetwork ?? '',
+      masquerade_inbound: config.masqueradeInbound,
     },
-    'starting',
+    'anchord starting (network-anchor mode)',
   );
 
   const metrics = new AnchorMetrics();
@@ -85,45 +162,39 @@ export async function runAnchorDaemon(options: RunOptions): Promise<number> {
     logger,
     metrics,
   });
-
-  let server: Awaited<ReturnType<typeof startHttpServer>>['server'] | undefined;
-  if (config.metrics !== undefined) {
-    try {
-      const started = await startHttpServer(config.metrics, metrics.registry, () =>
-        daemon.readiness(),
-      );
-      server = started.server;
-      options.onListening?.(started.port);
-    } catch (error) {
-      logger.fatal(
-        {
-          code: 'ANCHOR_METRICS_LISTEN',
-          error: (error as Error).message,
-          env: 'ANCHORD_METRICS_ADDR',
-        },
-        'fatal',
-      );
-      return 1;
-    }
-  }
-
-  const onAbort = (): void => {
-    const reason: unknown = options.signal.reason;
-    logger.info(
-      { signal: typeof reason === 'string' ? reason : 'abort' },
-      'signal received, shutting down',
-    );
-    void daemon.stop();
-  };
-  if (options.signal.aborted) onAbort();
-  else options.signal.addEventListener('abort', onAbort, { once: true });
-
+  const server = await serve(
+    config.metrics,
+    metrics,
+    () => {
+      const state = daemon.readiness();
+      return { tables_installed: state.tablesInstalled, reconciled: state.reconciled };
+    },
+    options,
+  );
+  const detach = onStopSignal(options, logger, () => daemon.stop());
   await daemon.start();
   const code = await daemon.done;
-  options.signal.removeEventListener('abort', onAbort);
-  if (server !== undefined) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
+  detach();
+  await closeServer(server);
+  return code;
+}
+
+async function runServiceAnchor(options: RunOptions): Promise<number> {
+  const { config, notices } = loadServiceAnchorConfig(options.env);
+  const logger = createLogger(config.logLevel, options.write);
+  logNotices(logger, notices);
+  const metrics = new AnchorMetrics();
+  const anchor = new ServiceAnchor(config, {
+    routes: options.routes ?? new IpRoutes(),
+    resolve: options.resolve ?? resolveHost,
+    logger,
+    metrics,
+  });
+  const server = await serve(config.metrics, metrics, () => anchor.readiness(), options);
+  const detach = onStopSignal(options, logger, () => anchor.stop());
+  await anchor.start();
+  const code = await anchor.done;
+  detach();
+  await closeServer(server);
   return code;
 }

@@ -65,7 +65,9 @@ export function chooseSharedNetwork(input: SharedNetworkInput): SharedNetworkCho
   const ranked = candidates.sort((a, b) => {
     const byCount = (counts.get(b) ?? 0) - (counts.get(a) ?? 0);
     if (byCount !== 0) return byCount;
-    const byTransit = Number(b.includes('transit')) - Number(a.includes('transit'));
+    // anchord matches "transit" case-insensitively (sharednet containsFold).
+    const byTransit =
+      Number(b.toLowerCase().includes('transit')) - Number(a.toLowerCase().includes('transit'));
     if (byTransit !== 0) return byTransit;
     return compareStrings(a, b);
   });

@@ -39,7 +39,25 @@ Examples:
   labelwise anchor check compose.yaml compose.override.yaml --project ix-authentik --json
 `;
 
-async function runDaemon(io: CliIO): Promise<number> {
+/** anchord's modes this anchor does not implement: recognised, and refused with "not supported". */
+const UNSUPPORTED_MODES = ['dhcp-refresh', 'external-rebinder', 'wrap-rebinder', 'doctor'];
+
+const SERVICE_HELP = `
+The sidecar a backend shares its network namespace with (network_mode: service:<it>): keeps the
+namespace's default route pointed at the network anchor, so replies to outside clients return
+through it. Configuration comes only from the environment:
+  ANCHORD_GATEWAY_HOSTNAME          network anchor name in Docker DNS (default anchord)
+  ANCHORD_GATEWAY_IP                fixed gateway instead: one IPv4 and/or one IPv6, comma-separated
+  ANCHORD_GATEWAY_RESOLVE_INTERVAL  re-resolve period (default 5s)
+  ANCHORD_LOG_LEVEL, ANCHORD_METRICS_ADDR   as for the network anchor
+
+Needs NET_ADMIN. SIGTERM removes the route and restores the namespace's previous default route.
+
+Example:
+  ANCHORD_GATEWAY_HOSTNAME=anchor-ldap labelwise anchor service-anchor
+`;
+
+async function runDaemon(io: CliIO, modeArgument?: string): Promise<number> {
   const { runAnchorDaemon } = await import('../anchor/run.js');
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(signal);
@@ -48,6 +66,7 @@ async function runDaemon(io: CliIO): Promise<number> {
   try {
     return await runAnchorDaemon({
       env: io.env,
+      ...(modeArgument !== undefined ? { modeArgument } : {}),
       write: (line) => io.stdout(line),
       signal: controller.signal,
     });
@@ -129,12 +148,13 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     'after',
     '\nExamples:\n  ANCHORD_LABEL_SELECTOR=anchord.role=ldap-outpost ANCHORD_EXT_NETWORK=dmz labelwise anchor run\n  labelwise anchor check compose.yaml --json\n',
   );
+  // The mode may come first, as anchord takes it (`command: [service-anchor]` in Compose).
   const daemon = configureSubcommand(
     program
       .command('run')
       .alias('network-anchor')
       .description(
-        'Run the network-anchor daemon: discover labelled containers and program nftables DNAT.',
+        'Run the anchor in the mode ANCHORD_MODE names (default network-anchor: discover labelled containers and program nftables DNAT).',
       )
       .addOption(
         new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
@@ -143,8 +163,34 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     io,
   );
   daemon.action(async () => {
-    exit.code = await runDaemon(io);
+    // `anchor network-anchor` names its mode; `anchor run` leaves it to ANCHORD_MODE.
+    const invoked = args.find((arg) => !arg.startsWith('-'));
+    exit.code = await runDaemon(io, invoked === 'network-anchor' ? invoked : undefined);
   });
+  const service = configureSubcommand(
+    program
+      .command('service-anchor')
+      .description(
+        "Run the service-anchor sidecar: point a backend's default route at the network anchor.",
+      )
+      .addOption(
+        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
+      )
+      .addHelpText('after', SERVICE_HELP),
+    io,
+  );
+  service.action(async () => {
+    exit.code = await runDaemon(io, 'service-anchor');
+  });
+  for (const mode of UNSUPPORTED_MODES) {
+    const refused = configureSubcommand(
+      program.command(mode, { hidden: true }).allowUnknownOption().allowExcessArguments(),
+      io,
+    );
+    refused.action(async () => {
+      exit.code = await runDaemon(io, mode);
+    });
+  }
   const checker = configureSubcommand(
     program
       .command('check')

@@ -126,25 +126,37 @@ const errors: {
     env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'magic' },
     code: 'ANCHOR_INVALID_CONFIG',
     env_: 'ANCHORD_MODE',
-    message: 'unknown mode "magic"',
+    message: 'unknown mode "magic" (want "network-anchor" or "service-anchor")',
   },
   {
-    name: 'service-anchor not supported',
+    name: 'service-anchor is not the network anchor configuration',
     env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'service-anchor' },
     code: 'ANCHOR_INVALID_CONFIG',
     env_: 'ANCHORD_MODE',
   },
   {
+    name: 'anchord mode not implemented here',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'wrap-rebinder' },
+    code: 'ANCHOR_MODE_NOT_SUPPORTED',
+    env_: 'ANCHORD_MODE',
+  },
+  {
     name: 'dhcp address mode not supported',
-    env: { ANCHORD_PROJECT: 'p', ANCHORD_ADDRESS_MODE: 'dhcp' },
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_ADDRESS_MODE: 'dhcp-refresh' },
+    code: 'ANCHOR_MODE_NOT_SUPPORTED',
+    env_: 'ANCHORD_ADDRESS_MODE',
+  },
+  {
+    name: 'unknown address mode',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_ADDRESS_MODE: 'gibberish' },
     code: 'ANCHOR_INVALID_CONFIG',
     env_: 'ANCHORD_ADDRESS_MODE',
   },
   {
-    name: 'bad log level',
-    env: { ANCHORD_PROJECT: 'p', ANCHORD_LOG_LEVEL: 'chatty' },
+    name: 'inbound masquerade switch',
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MASQUERADE_INBOUND: 'sometimes' },
     code: 'ANCHOR_INVALID_CONFIG',
-    env_: 'ANCHORD_LOG_LEVEL',
+    env_: 'ANCHORD_MASQUERADE_INBOUND',
   },
   {
     name: 'hostile interface name',
@@ -194,6 +206,40 @@ for (const row of errors) {
     if (row.message !== undefined) assert.equal(error.message, row.message);
   });
 }
+
+test('an unknown log level falls back to info with a warning (anchord falls back too)', () => {
+  const { config, notices } = loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_LOG_LEVEL: 'chatty' });
+  assert.equal(config.logLevel, 'info');
+  assert.deepEqual(notices, [
+    {
+      level: 'warn',
+      msg: 'unknown log level; using info',
+      attrs: { value: 'chatty', env: 'ANCHORD_LOG_LEVEL' },
+    },
+  ]);
+});
+
+test('the mode argument wins over ANCHORD_MODE; masquerade is off unless asked', () => {
+  const { config } = loadConfig(
+    { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'service-anchor', ANCHORD_ADDRESS_MODE: 'slaac-ra-only' },
+    { modeArgument: 'network-anchor' },
+  );
+  assert.equal(config.mode, 'network-anchor');
+  assert.equal(config.masqueradeInbound, false);
+  assert.equal(
+    loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_MASQUERADE_INBOUND: 'TRUE' }).config
+      .masqueradeInbound,
+    true,
+  );
+  // `:9090` listens on every address of both families, as Go's listener does.
+  assert.deepEqual(
+    loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_METRICS_ADDR: ':9090' }).config.metrics,
+    {
+      host: '',
+      port: 9090,
+    },
+  );
+});
 
 test('poll interval bounds: 100ms and 24 days are accepted', () => {
   assert.equal(

@@ -69,8 +69,8 @@ test('nft refusing the script: error logged, not ready, retried until it applies
     await daemon.start();
     const failed = lines.filter((l) => l.msg === 'nft apply failed');
     assert.equal(failed.length, 1);
-    assert.equal(failed[0]?.level, 'error');
-    assert.match(String(failed[0]?.error), /^nft -f failed \(exit 1\)/);
+    assert.equal(failed[0]?.level, 'ERROR');
+    assert.match(String(failed[0]?.err), /^nft -f failed \(exit 1\)/);
     assert.deepEqual(daemon.readiness(), { tablesInstalled: false, reconciled: false });
     assert.equal(lines.filter((l) => l.msg === 'reconciled').length, 0);
     assert.match(await metrics.registry.metrics(), /anchord_reconcile_total\{result="error"\} 1/);
@@ -90,7 +90,7 @@ test('nft missing: one fatal line with the fix, exit 1, nothing installed', asyn
   });
   await daemon.start();
   assert.equal(await daemon.done, 1);
-  const fatal = lines.filter((l) => l.level === 'fatal');
+  const fatal = lines.filter((l) => l.msg === 'fatal');
   assert.equal(fatal.length, 1);
   assert.equal(fatal[0]?.msg, 'fatal');
   assert.equal(fatal[0]?.code, 'ANCHOR_TOOL_MISSING');
@@ -117,10 +117,10 @@ test('conntrack missing: the new rules still apply; a warning says the old flows
     assert.match(applied[1] as string, /80 : 172\.20\.0\.7 \. 80/);
     const warned = lines.filter((l) => l.msg === 'conntrack flush failed');
     assert.equal(warned.length, 1);
-    assert.equal(warned[0]?.level, 'warn');
-    assert.equal(warned[0]?.family, 'ipv4');
-    assert.match(String(warned[0]?.error), /cannot run conntrack/);
-    assert.equal(lines.filter((l) => l.level === 'fatal').length, 0);
+    assert.equal(warned[0]?.level, 'WARN');
+    assert.equal(warned[0]?.family, 'v4');
+    assert.match(String(warned[0]?.err), /cannot run conntrack/);
+    assert.equal(lines.filter((l) => l.msg === 'fatal').length, 0);
   } finally {
     await daemon.stop();
   }
@@ -147,11 +147,11 @@ test('run: a metrics address already in use is one fatal line and exit 1, before
       },
     });
     assert.equal(code, 1);
-    const fatal = lines.filter((l) => l.level === 'fatal');
+    const fatal = lines.filter((l) => l.msg === 'fatal');
     assert.equal(fatal.length, 1);
     assert.equal(fatal[0]?.code, 'ANCHOR_METRICS_LISTEN');
     assert.equal(fatal[0]?.env, 'ANCHORD_METRICS_ADDR');
-    assert.match(String(fatal[0]?.error), /EADDRINUSE/);
+    assert.match(String(fatal[0]?.err), /EADDRINUSE/);
   } finally {
     await new Promise((resolve) => busy.close(resolve));
   }

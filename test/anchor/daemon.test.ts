@@ -122,7 +122,7 @@ test('daemon: an address change flushes conntrack for the old backend', async ()
     ]);
     assert.match(
       await metrics.registry.metrics(),
-      /anchord_conntrack_flushes_total\{family="ipv4"\} 1/,
+      /anchord_conntrack_flushes_total\{family="v4"\} 1/,
     );
   } finally {
     await daemon.stop();
@@ -142,7 +142,7 @@ test('daemon: Docker down keeps the last applied rules (fail static) and recover
     assert.equal(kernel.scripts.length, 1, 'rules untouched while Docker is down');
     assert.ok(
       lines.some(
-        (l) => l.msg === 'docker unavailable; keeping last applied rules' && l.level === 'warn',
+        (l) => l.msg === 'docker unavailable; keeping last applied rules' && l.level === 'WARN',
       ),
     );
     standIn.failing = false;
@@ -235,7 +235,7 @@ test('daemon: the pinned shared network missing is fatal (exit 1, one fatal line
   try {
     await daemon.start();
     assert.equal(await daemon.done, 1);
-    const fatal = lines.filter((l) => l.level === 'fatal');
+    const fatal = lines.filter((l) => l.msg === 'fatal');
     assert.equal(fatal.length, 1);
     assert.equal(fatal[0]?.msg, 'fatal');
     assert.equal(fatal[0]?.code, 'ANCHOR_SHARED_NETWORK_NOT_ATTACHED');
@@ -259,10 +259,10 @@ test('run: a configuration error is one JSON fatal line and exit 1, before anyth
   assert.equal(code, 1);
   assert.equal(lines.length, 1);
   const line = JSON.parse(lines[0] as string) as Record<string, unknown>;
-  assert.equal(line.level, 'fatal');
+  assert.equal(line.level, 'ERROR');
   assert.equal(line.msg, 'fatal');
   assert.equal(
-    line.error,
+    line.err,
     'label selector has duplicate key "a" with conflicting values "1" and "2"',
   );
   assert.equal(line.env, 'ANCHORD_LABEL_SELECTOR');
@@ -307,8 +307,8 @@ test('run: start-up lines, health endpoints, metrics, and a signal stops with ex
     assert.deepEqual(
       lines.slice(0, 2).map((l) => [l.level, l.msg]),
       [
-        ['warn', 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored'],
-        ['info', 'backend label selector active'],
+        ['WARN', 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored'],
+        ['INFO', 'backend label selector active'],
       ],
     );
     assert.equal(lines[0]?.ignored_project, 'ix-authentik');
@@ -318,8 +318,9 @@ test('run: start-up lines, health endpoints, metrics, and a signal stops with ex
     assert.equal(await health.text(), 'ok\n');
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     assert.equal(ready.status, 200);
+    assert.equal(await ready.text(), 'ready\n');
     const metricsText = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    assert.match(metricsText, /anchord_dnat_entries\{family="ipv4",proto="tcp"\} 1/);
+    assert.match(metricsText, /anchord_dnat_entries\{family="v4",proto="tcp"\} 1/);
     assert.match(metricsText, /anchord_reconcile_total\{result="ok"\} 1/);
     assert.doesNotMatch(
       metricsText,
@@ -343,7 +344,7 @@ test('readyz is 503 with the reasons before the first reconcile', async () => {
   const { server, port } = await startHttpServer(
     { host: '127.0.0.1', port: 0 },
     metrics.registry,
-    () => ({ tablesInstalled: false, reconciled: false }),
+    () => ({ tables_installed: false, reconciled: false }),
   );
   try {
     const res = await fetch(`http://127.0.0.1:${port}/readyz`);

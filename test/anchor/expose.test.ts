@@ -19,6 +19,12 @@ const valid: [string, string, { proto: string; port: number; backendPort: number
   ['duplicates collapse', 'tcp/80,tcp/80', [{ proto: 'tcp', port: 80, backendPort: 80 }]],
   ['port bounds', 'tcp/1:65535', [{ proto: 'tcp', port: 1, backendPort: 65535 }]],
   ['blank', '  ', []],
+  [
+    'blanks inside an entry, as anchord trims them',
+    'tcp/ 636 : 6636',
+    [{ proto: 'tcp', port: 636, backendPort: 6636 }],
+  ],
+  ['blank before the slash', ' tcp /80', [{ proto: 'tcp', port: 80, backendPort: 80 }]],
 ];
 for (const [name, input, want] of valid) {
   test(`expose: ${name}`, () => assert.deepEqual(parseExpose(input), want));
@@ -37,7 +43,8 @@ const invalid: [string, string][] = [
   ['same port, two backend ports', 'tcp/80:8080,tcp/80:9090'],
   ['huge value', `tcp/80,${'x'.repeat(10_000)}`],
   ['sign', 'tcp/+80'],
-  ['leading garbage', ' tcp /80'],
+  ['blank inside a number', 'tcp/8 0'],
+  ['a lone comma (anchord: set but empty)', ','],
 ];
 for (const [name, input] of invalid) {
   test(`expose invalid: ${name}`, () => {

@@ -64,9 +64,9 @@ test('CLI: anchor run with a bad selector prints one fatal JSON line and exits 1
   assert.equal(lines.length, 1);
   const line = JSON.parse(lines[0] as string) as Record<string, unknown>;
   assert.deepEqual(
-    [line.level, line.msg, line.code, line.error],
+    [line.level, line.msg, line.code, line.err],
     [
-      'fatal',
+      'ERROR',
       'fatal',
       'SELECTOR_EQUALITY_MISSING_EQUALS',
       `label selector entry "nokey" missing '='`,

@@ -25,7 +25,11 @@ export function readyzUrl(env: Readonly<Record<string, string | undefined>>): st
     throw error;
   }
   const host =
-    address.host === '0.0.0.0' ? '127.0.0.1' : address.host === '::' ? '::1' : address.host;
+    address.host === '' || address.host === '0.0.0.0'
+      ? '127.0.0.1'
+      : address.host === '::'
+        ? '::1'
+        : address.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/readyz`;
 }
 

@@ -5,12 +5,13 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
 
-export interface Readiness {
-  readonly tablesInstalled: boolean;
-  readonly reconciled: boolean;
-}
+/** What `/readyz` reports: every condition must hold; each is a `name: true|false` line. */
+export type Readiness = Readonly<Record<string, boolean>>;
 
-/** Starts the server; resolves once it listens (with the bound port), rejects if it cannot. */
+/**
+ * Starts the server; resolves once it listens (with the bound port), rejects if it cannot. An
+ * empty host listens on every address, IPv6 and IPv4 (dual-stack where the kernel has IPv6).
+ */
 export function startHttpServer(
   address: { host: string; port: number },
   registry: Registry,
@@ -27,14 +28,17 @@ export function startHttpServer(
     if (path === '/healthz') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
     } else if (path === '/readyz') {
+      // anchord's bodies: "ready" when every condition holds, else the unmet conditions.
       const state = readiness();
-      const ready = state.tablesInstalled && state.reconciled;
+      const unmet = Object.entries(state).filter(([, ok]) => !ok);
       res
-        .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
+        .writeHead(unmet.length === 0 ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8' })
         .end(
-          ready
-            ? 'ok\n'
-            : `tables_installed: ${state.tablesInstalled}\nreconciled: ${state.reconciled}\n`,
+          unmet.length === 0
+            ? 'ready\n'
+            : Object.entries(state)
+                .map(([name, ok]) => `${name}: ${ok}\n`)
+                .join(''),
         );
     } else if (path === '/metrics') {
       registry.metrics().then(
@@ -50,13 +54,15 @@ export function startHttpServer(
   server.requestTimeout = 10_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(address.port, address.host, () => {
+    const onListening = (): void => {
       server.off('error', reject);
       const bound = server.address();
       resolve({
         server,
         port: typeof bound === 'object' && bound !== null ? bound.port : address.port,
       });
-    });
+    };
+    if (address.host === '') server.listen(address.port, onListening);
+    else server.listen(address.port, address.host, onListening);
   });
 }

@@ -8,6 +8,7 @@ import { LabelwiseError } from '../../base/errors.js';
 import type { ConntrackFlush } from '../conntrack-plan.js';
 import type { Family, Proto } from '../model.js';
 import { validGlobalIpv6, validIpv4 } from '../addresses.js';
+import { renderFibProbeScript } from '../nft-script.js';
 
 export interface CommandResult {
   readonly code: number | null;
@@ -48,6 +49,11 @@ export interface KernelPort {
   apply(script: string): Promise<void>;
   /** Deletes flows; returns how many conntrack reported deleted. */
   flush(flush: ConntrackFlush): Promise<number>;
+  /**
+   * Whether the kernel accepts the `fib` expression for a family (checked, never applied).
+   * Absent: assumed supported.
+   */
+  probeFib?(family: Family): Promise<boolean>;
 }
 
 function missing(command: string, error: unknown): LabelwiseError {
@@ -83,6 +89,16 @@ export class NftCli implements KernelPort {
         'unavailable',
       );
     }
+  }
+
+  async probeFib(family: Family): Promise<boolean> {
+    let result: CommandResult;
+    try {
+      result = await runCommand(this.nft, ['--check', '-f', '-'], renderFibProbeScript(family));
+    } catch (error) {
+      throw missing('nft', error);
+    }
+    return result.code === 0;
   }
 
   async flush(flush: ConntrackFlush): Promise<number> {
