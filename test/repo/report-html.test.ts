@@ -10,6 +10,7 @@ import type { StageRun } from '../../src/repo/index.js';
 import type { AnchorClaims } from '../../src/anchor/index.js';
 import type { FleetMatrix } from '../../src/fleet/index.js';
 import { CHROMIUM, skipWithout } from '../support/capabilities.js';
+import { pageName } from '../../src/repo/report/html.js';
 
 const fleetData: FleetMatrix = {
   hosts: ['web-001', 'db-001'],
@@ -238,6 +239,35 @@ test('report.html renders in headless Chromium at desktop and phone widths, load
       assert.deepEqual(errors, []);
       await page.close();
     }
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the fleet pager in Chromium: pages, searches and links each host to its page', async (t) => {
+  if (skipWithout(t, 'chromium')) return;
+  const hosts = Array.from({ length: 250 }, (_, i) => `host-${String(i).padStart(3, '0')}`);
+  hosts.push('odd/host name');
+  const matrix: FleetMatrix = { hosts, layers: ['base'], applies: hosts.map(() => [true]) };
+  const dir = await mkdtemp(join(tmpdir(), 'labelwise-pager-'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  try {
+    const file = join(dir, 'report.html');
+    await writeFile(file, renderReportHtml(buildReport('repo', [], []), { fleet: matrix }));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(file).href);
+    const rows = page.locator('#fleet-matrix tbody tr');
+    assert.equal(await rows.count(), 100);
+    await page.click('.pager button:last-child');
+    assert.equal(await rows.first().locator('th').textContent(), 'host-100');
+    assert.equal(await rows.first().locator('a').getAttribute('href'), 'hosts/host-100.html');
+    await page.fill('#search', 'odd');
+    assert.equal(await rows.count(), 1);
+    assert.equal(
+      await rows.first().locator('a').getAttribute('href'),
+      `hosts/${pageName('odd/host name')}.html`,
+    );
   } finally {
     await browser.close();
     await rm(dir, { recursive: true, force: true });

@@ -19,6 +19,8 @@ function filter(){
   });
   all('table[data-pages]').forEach(function(t){t.__render&&t.__render(0)});
 }
+// The same file name as pageName() in html.ts: one page per host under hosts/.
+function hostHref(h){return 'hosts/'+h.replace(/[^A-Za-z0-9.-]|^\\./g,function(c){return '_'+c.codePointAt(0).toString(16)+'_'})+'.html'}
 function text(v){return document.createTextNode(v==null?'':String(v))}
 function cell(tr,v,cls){var td=document.createElement('td');if(cls)td.className=cls;td.appendChild(text(v));tr.appendChild(td);return td}
 all('table[data-pages]').forEach(function(t){
@@ -35,9 +37,9 @@ all('table[data-pages]').forEach(function(t){
     while(body.firstChild)body.removeChild(body.firstChild);
     list.slice(page*size,page*size+size).forEach(function(r){
       var tr=document.createElement('tr'),th=document.createElement('th');th.scope='row';
-      if(r[1]){var a=document.createElement('a');a.href=r[1];a.appendChild(text(r[0]));th.appendChild(a)}else th.appendChild(text(r[0]));
+      var a=document.createElement('a');a.href=hostHref(r[0]);a.appendChild(text(r[0]));th.appendChild(a);
       tr.appendChild(th);
-      for(var i=0;i<r[2].length;i++){r[2].charAt(i)==='1'?cell(tr,'\\u25cf','yes'):cell(tr,'','no')}
+      for(var i=0;i<r[1].length;i++){if(r[1].charAt(i)==='1')cell(tr,'\\u25cf','yes');else cell(tr,'','no')}
       body.appendChild(tr);
     });
     label.textContent='page '+(page+1)+' of '+pages+' ('+list.length+' rows)';prev.disabled=page===0;next.disabled=page>=pages-1;
