@@ -4,11 +4,29 @@
  * refs are never touched) and compares them module by module. Exit 0 with no change, 2 when
  * something changed (like `git diff --exit-code`), 1 when the change introduces errors.
  */
-import { resolve } from 'node:path';
-import { LabelwiseError, escapeControl, toSarif } from '../base/index.js';
-import { compareBuilds, renderDiffMarkdown, renderDiffText, runBuild } from '../repo/index.js';
-import type { BuildRun, Side } from '../repo/index.js';
-import { gitLocation, resolveRevision, snapshot } from '../repo/io/git-snapshot.js';
+import { relative, resolve, sep } from 'node:path';
+import {
+  LabelwiseError,
+  checkOutputTarget,
+  escapeControl,
+  toSarif,
+  writeOwnedDirectory,
+} from '../base/index.js';
+import {
+  compareBuilds,
+  renderDiffMarkdown,
+  renderDiffText,
+  renderReportPages,
+  reportData,
+  runBuild,
+} from '../repo/index.js';
+import type { BuildRun, RepoDiff, Side } from '../repo/index.js';
+import {
+  currentRevision,
+  gitLocation,
+  resolveRevision,
+  snapshot,
+} from '../repo/io/git-snapshot.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { VERSION } from './version.js';
@@ -21,6 +39,7 @@ interface DiffFlags {
   readonly json?: boolean;
   readonly format?: string;
   readonly failOn?: string;
+  readonly out?: string;
 }
 
 /** A build of one side, or undefined when that revision holds nothing to build. */
@@ -61,6 +80,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       'worktree',
     )
     .option('--json', 'print the diff as JSON')
+    .option('--out <dir>', 'also write the build of --to with report.html showing this change')
     .option(
       '--format <format>',
       'text, json, markdown (for a pull-request comment) or sarif',
@@ -81,6 +101,40 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   return runProgram(program, args, exit);
 }
 
+/** The build of `--to` with its report, whose first section is the change. */
+async function writeDiffReport(
+  out: string,
+  repo: string,
+  after: Side,
+  result: RepoDiff,
+): Promise<void> {
+  const options = {
+    writer: 'labelwise diff',
+    repositories: [repo],
+    inputs: after.revision === 'worktree' ? (after.build?.inputs ?? []) : [],
+  };
+  await checkOutputTarget(out, options);
+  const build = after.build;
+  const files: Record<string, string> = {
+    ...(build?.files ?? {}),
+    'diff.json': `${JSON.stringify(result, null, 2)}\n`,
+  };
+  if (build !== undefined) {
+    files['report.json'] = `${JSON.stringify(build.report, null, 2)}\n`;
+    Object.assign(
+      files,
+      renderReportPages(build.report, reportData(build.runs), {
+        files: build.files,
+        version: VERSION,
+        revision: after.commit?.slice(0, 12) ?? currentRevision(repo),
+        linkBase: `${relative(out, repo).split(sep).join('/')}/`,
+        diff: result,
+      }),
+    );
+  }
+  await writeOwnedDirectory(out, files, options);
+}
+
 async function diff(repoArg: string, flags: DiffFlags, io: CliIO): Promise<number> {
   const format = flags.json === true ? 'json' : flags.format;
   if (!['text', 'json', 'markdown', 'sarif'].includes(format ?? ''))
@@ -93,6 +147,8 @@ async function diff(repoArg: string, flags: DiffFlags, io: CliIO): Promise<numbe
   const before = await side(repo, name, flags.from);
   const after = await side(repo, name, flags.to);
   const result = compareBuilds(before, after);
+  if (flags.out !== undefined)
+    await writeDiffReport(resolve(io.cwd, flags.out), repo, after, result);
   if (format === 'json') printJson(io, result);
   else if (format === 'markdown') io.stdout(renderDiffMarkdown(result, name));
   else if (format === 'sarif')

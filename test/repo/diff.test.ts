@@ -168,3 +168,21 @@ test('text and SARIF formats; bad revisions are clear errors', async (t) => {
       assert.equal((await diff(dir, '--from', revision)).code, 1, revision);
   });
 });
+
+test('diff --out writes the build of --to with the change as the report first section', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    const out = join(dir, '..', `${join(dir).split('/').pop()}-out`);
+    try {
+      const result = await diff(dir, '--from', 'HEAD~1', '--to', 'HEAD', '--out', out);
+      assert.ok(result.code === 2 || result.code === 1, result.err);
+      const html = await readFile(join(out, 'report.html'), 'utf8');
+      assert.match(html, /id="s-diff"/);
+      assert.match(html, /What this change does/);
+      const saved = JSON.parse(await readFile(join(out, 'diff.json'), 'utf8')) as RepoDiff;
+      assert.equal(saved.changed, true);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
