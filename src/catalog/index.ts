@@ -34,3 +34,7 @@ export { serviceGraph, serviceGraphSvg } from './graph.js';
 export { serviceGraphData } from './graph-data.js';
 export type { Flow, Reachability } from './conformance/reachability.js';
 export { proveReachability } from './conformance/check-reachability.js';
+export type { SchemaProblem, UpstreamSchemaSource, UpstreamValidators } from './crds/validate.js';
+export { compileUpstream, validateUpstream } from './crds/validate.js';
+export { upstreamDiagnostics } from './crds/diagnostics.js';
+export { upstreamValidators } from './io/schemas.js';

@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { catalogAjv, compileSchema } from '../schema-validate.js';
 import type { CatalogSchemas } from '../load-catalog.js';
+import { parse } from 'yaml';
+import { compileUpstream } from '../crds/validate.js';
+import type { UpstreamSchemaSource, UpstreamValidators } from '../crds/validate.js';
 
 const SCHEMA_DIR = new URL('../../../catalog/', import.meta.url);
 
@@ -28,4 +31,27 @@ export function catalogSchemas(): CatalogSchemas {
     virtualMachine: ajv.compile(readSchema('kubevirt-virtualmachine.schema.json')),
   };
   return cached;
+}
+
+let upstream: UpstreamValidators | undefined;
+
+/**
+ * The upstream CRD schemas stored in `catalog/crds/` (listed with their source and release in
+ * `catalog/crds/SOURCES.json`), compiled once per process for strict validation and CEL rules.
+ */
+export function upstreamValidators(): UpstreamValidators {
+  if (upstream !== undefined) return upstream;
+  const dir = new URL('crds/', SCHEMA_DIR);
+  const index = JSON.parse(readFileSync(new URL('SOURCES.json', dir), 'utf8')) as {
+    schemas: Omit<UpstreamSchemaSource, 'document'>[];
+  };
+  const sources = index.schemas.map((entry) => {
+    const text = readFileSync(new URL(entry.file, dir), 'utf8');
+    const document: unknown = entry.file.endsWith('.json')
+      ? JSON.parse(text)
+      : parse(text, { maxAliasCount: 0 });
+    return { ...entry, document };
+  });
+  upstream = compileUpstream(sources);
+  return upstream;
 }
