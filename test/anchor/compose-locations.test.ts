@@ -317,3 +317,14 @@ test('a .env line that cannot be read is located in .env; an unterminated quote 
     [['ANCHOR_COMPOSE_ENV_FILE', '.env', 2]],
   );
 });
+
+test('a missing required variable in a fragment used by many services is one error, at the fragment', () => {
+  const services = Array.from({ length: 5 }, (_, i) => `  s${i}: *base\n`).join('');
+  const report = check({
+    'compose.yaml': `x-base: &base\n  environment:\n    TOKEN: \${TOKEN:?set TOKEN}\nservices:\n${services}`,
+  });
+  assert.deepEqual(
+    report.errors.map((e) => [e.code, e.line]),
+    [['ANCHOR_COMPOSE_VARIABLE', 3]],
+  );
+});

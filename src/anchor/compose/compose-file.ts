@@ -122,10 +122,12 @@ export function interpolateTree(
     if (typeof node.value !== 'string') return;
     const result = interpolate(node.value, context.lookup);
     for (const p of result.problems) {
-      if (p.kind === 'unset') {
-        if (warned.has(p.message)) continue;
-        warned.add(p.message);
-      }
+      // An unset variable warns once per file; an error once per place it is written (a
+      // fragment used by forty services is one mistake, reported once).
+      const key =
+        p.kind === 'unset' ? p.message : `${node.where.line}:${node.where.column}:${p.message}`;
+      if (warned.has(key)) continue;
+      warned.add(key);
       context.report(p.severity, 'ANCHOR_COMPOSE_VARIABLE', p.message, node.where, serviceOf(path));
     }
     node.value = result.text;
