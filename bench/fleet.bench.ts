@@ -10,14 +10,27 @@
  *   (`process.resourceUsage().maxRSS`) belong to that run alone. Other work on core 0 inflates
  *   wall time but not CPU time, so both are reported;
  * - layer selection, indexed (`SelectorIndex.match`) vs testing every compiled matcher against
- *   every host (the scan), side by side on the same hosts.
+ *   every host (the scan), side by side on the same hosts;
+ * - resolving each host vs `JSON.stringify` of the manifest it gave, in one loop
+ *   (`resolve_over_serialize`), and peak memory per host above the loaded repository;
+ * - resolution on one thread vs a worker thread per core (`parallel_speedup`), on
+ *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned.
  *
  * `npm run bench -- fleet [--json]`. Timing never fails anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../src/selector/index.js';
-import { hostLabels, loadFleet, prepareFleet, validateFleet } from '../src/fleet/index.js';
+import { availableParallelism } from 'node:os';
+import {
+  hostLabels,
+  loadFleet,
+  manifestJson,
+  prepareFleet,
+  resolveHost,
+  validateFleet,
+  validateInParallel,
+} from '../src/fleet/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
@@ -204,7 +217,12 @@ interface ValidateFigures {
   load_cpu_s: number;
   resolve_cpu_s: number;
   peak_rss_mb: number;
+  /** Resident memory once the fleet is loaded and prepared, before any host is resolved. */
+  loaded_rss_mb: number;
   heap_used_mb: number;
+  /** Resolving every host vs JSON.stringify of each resulting manifest, in one loop. */
+  resolve_each_s: number;
+  serialize_each_s: number;
   errors: number;
   warnings: number;
   pinned: boolean;
@@ -220,12 +238,26 @@ function runValidate(hosts: number): ValidateFigures {
   const c0 = cpu();
   const t0 = process.hrtime.bigint();
   const fleet = loadFleet(files);
+  const prepared = prepareFleet(fleet);
   const t1 = process.hrtime.bigint();
   const c1 = cpu();
-  const report = validateFleet(fleet);
+  const loadedRss = process.memoryUsage().rss;
+  const report = validateFleet(fleet, {}, prepared);
   const t2 = process.hrtime.bigint();
   const c2 = cpu();
   consume(report.errors);
+  // Side by side in one loop: resolving a host, then serialising the manifest it gave.
+  let resolveNs = 0n;
+  let serializeNs = 0n;
+  for (const host of fleet.hosts) {
+    const a = process.hrtime.bigint();
+    const manifest = resolveHost(prepared, host.name);
+    const b = process.hrtime.bigint();
+    consume(JSON.stringify(manifestJson(manifest)).length);
+    const c = process.hrtime.bigint();
+    resolveNs += b - a;
+    serializeNs += c - b;
+  }
   return {
     hosts,
     load_s: Number(t1 - t0) / 1e9,
@@ -234,7 +266,10 @@ function runValidate(hosts: number): ValidateFigures {
     load_cpu_s: c1 - c0,
     resolve_cpu_s: c2 - c1,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    loaded_rss_mb: loadedRss / 1024 / 1024,
     heap_used_mb: process.memoryUsage().heapUsed / 1024 / 1024,
+    resolve_each_s: Number(resolveNs) / 1e9,
+    serialize_each_s: Number(serializeNs) / 1e9,
     errors: report.errors,
     warnings: report.warnings,
     pinned: process.env.LABELWISE_BENCH_PINNED === '1',
@@ -340,6 +375,20 @@ export async function bench(): Promise<BenchReport> {
       one_core: figures.pinned,
     });
   }
+  // Every core against one, on the same fleet, resolution phase only (each worker loads the
+  // fleet first, in parallel, before the clock starts).
+  const cores = availableParallelism();
+  const parallelHosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
+  const serial = parallelInChild(parallelHosts, 1);
+  const wide = parallelInChild(parallelHosts, cores);
+  results.push({
+    name: `resolve ${parallelHosts} hosts, 1 thread`,
+    resolve_s: serial.resolve_s,
+  });
+  results.push({
+    name: `resolve ${parallelHosts} hosts, ${cores} worker threads`,
+    resolve_s: wide.resolve_s,
+  });
   const sel = selection(10000);
   results.push({
     name: 'layer selection, SelectorIndex (per host)',
@@ -356,6 +405,10 @@ export async function bench(): Promise<BenchReport> {
     module: 'fleet',
     results,
     ratios: {
+      resolve_over_serialize:
+        full === undefined ? 0 : full.resolve_each_s / Math.max(full.serialize_each_s, 1e-9),
+      parallel_speedup: serial.resolve_s / wide.resolve_s,
+      parallel_target: 0.85 * cores,
       scan_over_index: sel.scan_ns / sel.index_ns,
       [`resolve_growth_${largest}_over_${smallest}`]:
         (growth[String(largest)] as number) / (growth[String(smallest)] as number),
@@ -366,13 +419,74 @@ export async function bench(): Promise<BenchReport> {
     resolve_all_cpu_s: full === undefined ? 0 : full.load_cpu_s + full.resolve_cpu_s,
     resolve_all_hosts: largest,
     peak_rss_mb: full?.peak_rss_mb ?? 0,
+    cores,
+    // Memory per host above the loaded and prepared repository, at the largest size.
+    peak_kb_per_host_above_loaded:
+      full === undefined ? 0 : ((full.peak_rss_mb - full.loaded_rss_mb) * 1024) / full.hosts,
     growth_resolve_cpu_s: growth,
   };
+}
+
+interface ParallelFigures {
+  hosts: number;
+  threads: number;
+  /** Wall time of resolving every host, from every worker having loaded the fleet to the report. */
+  resolve_s: number;
+}
+
+/** Child-process body: validate on `threads` worker threads; time the resolution phase. */
+async function runParallel(hosts: number, threads: number): Promise<ParallelFigures> {
+  const files = generateFleet(hosts);
+  const fleet = loadFleet(files);
+  let ready = 0n;
+  const report = await validateInParallel(
+    fleet,
+    files,
+    {},
+    {},
+    {
+      threads,
+      onReady: () => {
+        ready = process.hrtime.bigint();
+      },
+    },
+  );
+  const done = process.hrtime.bigint();
+  consume(report.errors);
+  return { hosts, threads, resolve_s: Number(done - ready) / 1e9 };
+}
+
+function parallelInChild(hosts: number, threads: number): ParallelFigures {
+  const self = fileURLToPath(import.meta.url);
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--max-old-space-size=16384',
+      '--import',
+      'tsx',
+      self,
+      '--child-parallel',
+      String(hosts),
+      String(threads),
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (result.status !== 0)
+    throw new Error(`parallel child (${hosts} hosts, ${threads} threads) failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
 }
 
 // Child mode: `node --import tsx bench/fleet.bench.ts --child-validate N`.
 const childAt = process.argv.indexOf('--child-validate');
 if (childAt >= 0) {
   const figures = runValidate(Number(process.argv[childAt + 1]));
+  console.log(JSON.stringify(figures));
+}
+const parallelAt = process.argv.indexOf('--child-parallel');
+if (parallelAt >= 0) {
+  const figures = await runParallel(
+    Number(process.argv[parallelAt + 1]),
+    Number(process.argv[parallelAt + 2]),
+  );
   console.log(JSON.stringify(figures));
 }

@@ -92,8 +92,10 @@ export function lintMatchers(
 export function validateFleet(
   fleet: Fleet,
   options: ValidateOptions = {},
-  prepared: PreparedFleet = prepareFleet(fleet),
+  given?: PreparedFleet,
 ): ValidationReport {
+  // Prepared only when some host is resolved here (not when worker threads resolved them all).
+  let prepared = given;
   const repository: GroupedProblem[] = [...fleet.problems, ...lintMatchers(fleet)].map((p) => ({
     ...p,
     hosts: [],
@@ -107,6 +109,7 @@ export function validateFleet(
     let manifest: { readonly digest: string; readonly problems: readonly FleetProblem[] };
     if (done !== undefined) manifest = done;
     else {
+      prepared ??= prepareFleet(fleet);
       const resolved = resolveHost(prepared, name, { provenance: options.provenance === true });
       options.onManifest?.(resolved);
       manifest = resolved;
