@@ -117,6 +117,38 @@ const vectors: {
     errors: [['POLICY_INVALID_CLIENT', 8, 'spec.client.meshTLS.unauthenticatedTLS']],
   },
   {
+    name: 'redirect status other than 301 or 302',
+    yaml: ROUTE(
+      '    - filters: [{ type: RequestRedirect, requestRedirect: { hostname: a.b, statusCode: 307 } }]\n',
+    ),
+    errors: [['POLICY_INVALID_FILTER', 7, 'spec.rules[0].filters[0].requestRedirect.statusCode']],
+  },
+  {
+    name: 'a name that is not a DNS subdomain',
+    yaml: SERVER('  podSelector: {}\n  port: 80\n').replace('name: s,', 'name: Web_1,'),
+    errors: [['POLICY_INVALID_NAME', 3, 'metadata.name']],
+  },
+  {
+    name: 'ServerAuthorization server needs exactly one of name and selector',
+    yaml: 'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: { name: sa, namespace: ns }\nspec:\n  server: {}\n  client: { unauthenticated: true }\n',
+    errors: [['POLICY_INVALID_SERVER_REF', 5, 'spec.server']],
+  },
+  {
+    name: 'kind List is not read',
+    yaml: 'apiVersion: v1\nkind: List\nitems: []\n',
+    errors: [['POLICY_UNSUPPORTED_LIST', 3, 'items']],
+  },
+  {
+    name: 'a group route needs a path or a routeGroupRef',
+    yaml: 'apiVersion: policy.labelwise.dev/v1alpha1\nkind: HttpRouteGroup\nmetadata: { name: g, namespace: ns }\nspec:\n  routes:\n    - { methods: [GET] }\n',
+    errors: [['POLICY_INVALID_ROUTE', 6, 'spec.routes[0]']],
+  },
+  {
+    name: 'a rewrite rule needs set or clear',
+    yaml: 'apiVersion: policy.labelwise.dev/v1alpha1\nkind: HeaderRewritePolicy\nmetadata: { name: r, namespace: ns }\nspec:\n  targetRef: { kind: Server, name: web }\n  rules:\n    - match: []\n',
+    errors: [['POLICY_INVALID_REWRITE', 7, 'spec.rules[0]']],
+  },
+  {
     name: 'YAML syntax error is located',
     yaml: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: [unclosed\n',
     errors: [['POLICY_YAML_SYNTAX', 5]],
@@ -151,6 +183,19 @@ describe('policy admission rules', () => {
       }
     });
   }
+
+  it('route groups that nest in a cycle are reported, not followed for ever', () => {
+    const group = (name: string, ref: string): string =>
+      `apiVersion: policy.labelwise.dev/v1alpha1\nkind: HttpRouteGroup\nmetadata: { name: ${name}, namespace: ns }\nspec:\n  routes:\n    - routeGroupRef: { name: ${ref} }\n---\n`;
+    const { model, problems } = load(
+      `${SERVER('  podSelector: {}\n  port: 80\n')}\n---\n${group('a', 'b')}${group('b', 'a')}apiVersion: policy.labelwise.dev/v1alpha1\nkind: HttpRouteBinding\nmetadata: { name: bind, namespace: ns }\nspec:\n  targetRef: { kind: Server, name: s }\n  routeRefs: [{ name: a }]\n`,
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(
+      model.problems.map((p) => p.code),
+      ['POLICY_ROUTE_GROUP_CYCLE'],
+    );
+  });
 
   it('objects of other kinds and API groups are skipped silently', () => {
     const { problems, model } = load(

@@ -25,7 +25,10 @@ function renderAuthorization(a: Authorization): RenderedAuthorization {
 }
 
 function renderMatch(m: RouteMatchSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = { path: { type: m.path.type, value: m.path.value } };
+  const out: Record<string, unknown> =
+    m.grpc === undefined
+      ? { path: { type: m.path.type, value: m.path.value } }
+      : { grpc: m.path.type === 'PathPrefix' ? { any: true } : { ...m.grpc } };
   if (m.method !== undefined) out.method = m.method;
   if (m.headers.length > 0)
     out.headers = m.headers.map((h) => ({ name: h.name, type: h.type, value: h.value }));
@@ -72,6 +75,7 @@ export function renderPortPolicy(p: PortPolicy): Record<string, unknown> {
       ? {}
       : { ignored: p.ignored.map((i) => ({ name: i.name, reason: i.reason })) }),
     routes: p.protocol === 'opaque' || p.protocol === 'TLS' ? [] : p.table.routes.map(renderRoute),
+    ...(p.rateLimit === undefined ? {} : { rateLimit: { ...p.rateLimit } }),
   };
 }
 

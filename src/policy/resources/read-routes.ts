@@ -383,12 +383,13 @@ export function readRoute(
     const matches: RouteMatchSpec[] = [];
     const matchList = base.length === 0 ? undefined : ctx.list([...base, 'matches']);
     if (matchList === undefined || matchList.length === 0) {
-      // Gateway API: no matches is one match on PathPrefix "/" (for gRPC: any method, POST).
+      // Gateway API: no matches is one match on PathPrefix "/". For gRPC the proxy's implicit
+      // match of a rule without matches takes every request, whatever its method or path.
       matches.push({
         path: { type: 'PathPrefix', value: '/' },
         headers: [],
         queryParams: [],
-        ...(kind === 'GRPCRoute' ? { method: 'POST', grpc: {} } : {}),
+        ...(kind === 'GRPCRoute' ? { grpc: {} } : {}),
       });
     } else {
       matchList.forEach((__, m) => {
