@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { OutputConfiguration } from 'commander';
+import { diagnosticsJson } from '../base/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 
@@ -62,6 +63,13 @@ export async function runProgram(
         error.code === 'commander.version'
       ) {
         return EXIT.ok;
+      }
+      // Under --json a usage error is JSON too, in the one shape, so scripts never parse text.
+      const end = args.indexOf('--');
+      if ((end < 0 ? args : args.slice(0, end)).includes('--json')) {
+        const message = error.message.replace(/^error: /, '');
+        const json = diagnosticsJson([{ severity: 'error', code: 'CLI_USAGE', message }]);
+        program.configureOutput().writeOut?.(`${JSON.stringify(json, null, 2)}\n`);
       }
       return EXIT.invalid;
     }
