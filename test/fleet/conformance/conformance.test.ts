@@ -160,7 +160,7 @@ function runCase(suite: Suite, c: Case): void {
 }
 
 const suites = readdirSync(here)
-  .filter((name) => name.endsWith('.yaml'))
+  .filter((name) => name.endsWith('.yaml') && !name.endsWith('.cases.yaml'))
   .sort();
 for (const file of suites) {
   const suite = parse(readFileSync(join(here, file), 'utf8')) as Suite;
