@@ -61,6 +61,8 @@ export const POLICY_CODES = {
   POLICY_CLASS_SELECTS_NOTHING: 'an HttpRouteClass matching none of its Server routes',
   POLICY_ROUTE_GROUP_MISSING: 'a binding or group names a missing route group',
   POLICY_ROUTE_GROUP_CYCLE: 'route groups nest in a cycle',
+  POLICY_SERVER_AUTHORIZATION_DROPPED: 'a ServerAuthorization Linkerd admits and then drops',
+  POLICY_RATE_LIMIT_UNUSED: 'an HTTPLocalRateLimitPolicy that is not in force',
   // Commands
   POLICY_INVALID_SETTING: 'a bad cluster setting or settings file',
   POLICY_UNKNOWN_POD: 'the pod named is not in the input, or was rejected',

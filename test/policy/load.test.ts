@@ -197,6 +197,24 @@ describe('policy admission rules', () => {
     );
   });
 
+  it('admitted objects Linkerd never applies are reported: a dropped ServerAuthorization, unused rate limits', () => {
+    const rl = (name: string, server: string, created: string): string =>
+      `apiVersion: policy.linkerd.io/v1alpha1\nkind: HTTPLocalRateLimitPolicy\nmetadata: { name: ${name}, namespace: ns, creationTimestamp: "${created}" }\nspec:\n  targetRef: { group: policy.linkerd.io, kind: Server, name: ${server} }\n  total: { requestsPerSecond: 10 }\n---\n`;
+    const { model, problems } = load(
+      `${SERVER('  podSelector: {}\n  port: 80\n')}\n---\n` +
+        'apiVersion: policy.linkerd.io/v1beta1\nkind: ServerAuthorization\nmetadata: { name: nobody, namespace: ns }\nspec:\n  server: { name: s }\n  client: {}\n---\n' +
+        rl('older', 's', '2024-01-01T00:00:00Z') +
+        rl('newer', 's', '2024-02-01T00:00:00Z') +
+        rl('lost', 'missing', '2024-01-01T00:00:00Z'),
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(model.problems.map((p) => [p.code, p.object]).sort(), [
+      ['POLICY_RATE_LIMIT_UNUSED', 'HTTPLocalRateLimitPolicy ns/newer'],
+      ['POLICY_SERVER_AUTHORIZATION_DROPPED', 'ServerAuthorization ns/nobody'],
+      ['POLICY_TARGET_MISSING', 'HTTPLocalRateLimitPolicy ns/lost'],
+    ]);
+  });
+
   it('objects of other kinds and API groups are skipped silently', () => {
     const { problems, model } = load(
       'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: s }\n',

@@ -15,6 +15,7 @@ import {
   PATH_LABEL,
 } from '../resources/read-extension.js';
 import { compareRoutes } from '../routes/route-table.js';
+import { droppedObjectProblems } from './dropped-objects.js';
 import { Rejections, describeRejected, refInvalid } from './rejections.js';
 import type {
   HeaderRewritePolicy,
@@ -82,6 +83,7 @@ export class Attachments {
       push(this.rewritesByTarget, targetKey(r.meta.namespace, r.target), r);
     for (const list of this.rewritesByTarget.values())
       list.sort((a, b) => compareRoutes(metaOrder(a), metaOrder(b)));
+    this.problems.push(...droppedObjectProblems(resources, this.servers));
   }
 
   /** Accepted HTTPRoutes/GRPCRoutes of a Server, in tie order. */

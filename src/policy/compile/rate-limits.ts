@@ -26,25 +26,32 @@ export interface RateLimitHit {
   readonly requestsPerSecond: number;
 }
 
-export function rateLimitFor(
+/** The policy in force on `server` among `policies`, or undefined when none is. */
+export function chooseRateLimit(
   policies: readonly RateLimitPolicy[],
   server: Server,
-  settings: ClusterSettings,
-): CompiledRateLimit | undefined {
+): RateLimitPolicy | undefined {
   const list = policies.filter(
     (p) => p.meta.namespace === server.meta.namespace && p.server === server.meta.name,
   );
   if (list.length === 0) return undefined;
   const withStatus = list.filter((p) => p.accepted !== undefined);
-  const chosen =
-    withStatus.length > 0
-      ? withStatus.find((p) => p.accepted === true)
-      : [...list].sort((a, b) =>
-          compareRoutes(
-            { created: a.meta.created, name: a.meta.name },
-            { created: b.meta.created, name: b.meta.name },
-          ),
-        )[0];
+  return withStatus.length > 0
+    ? withStatus.find((p) => p.accepted === true)
+    : [...list].sort((a, b) =>
+        compareRoutes(
+          { created: a.meta.created, name: a.meta.name },
+          { created: b.meta.created, name: b.meta.name },
+        ),
+      )[0];
+}
+
+export function rateLimitFor(
+  policies: readonly RateLimitPolicy[],
+  server: Server,
+  settings: ClusterSettings,
+): CompiledRateLimit | undefined {
+  const chosen = chooseRateLimit(policies, server);
   if (chosen === undefined) return undefined;
   return {
     name: `httplocalratelimitpolicy/${chosen.meta.name}`,
