@@ -128,9 +128,18 @@ interface Leaf<T> {
   readonly byMethod: Map<string, LeafEntry<T>[]>;
 }
 
+/** A hash of `text[start, end)`, computed in place: no substring to allocate and hash. */
+function segmentHash(text: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
 class Node<T> {
   statics = new Map<string, Node<T>>();
   staticList: [string, Node<T>][] = [];
+  /** Static children by {@link segmentHash}, for nodes with many (collisions share a list). */
+  byHash = new Map<number, [string, Node<T>][]>();
   param: Node<T> | undefined;
   rest: Leaf<T> | undefined;
   leaf: Leaf<T> | undefined;
@@ -143,6 +152,16 @@ export interface TemplateHit<T> {
   /** Prototype-free: parameter names come from user files. */
   readonly params: Readonly<Record<string, string>>;
 }
+
+/**
+ * Parameter objects without a prototype that V8 keeps as fast objects: `new Params()` has a
+ * prototype that itself has none, so no key (`__proto__`, `constructor`) is inherited, while
+ * `Object.create(null)` objects start in slow dictionary mode.
+ */
+const Params = function Params() {} as unknown as new () => Record<string, string>;
+Params.prototype = Object.create(null) as object;
+/** The parameters of a template without any: shared, frozen. */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(new Params());
 
 /** Static children above this many switch from a scan with `startsWith` to a Map lookup. */
 const SCAN_LIMIT = 8;
@@ -174,6 +193,10 @@ export class TemplateRouter<T> {
           next = new Node<T>();
           node.statics.set(segment.text, next);
           node.staticList.push([segment.text, next]);
+          const h = segmentHash(segment.text, 0, segment.text.length);
+          const bucket = node.byHash.get(h);
+          if (bucket === undefined) node.byHash.set(h, [[segment.text, next]]);
+          else bucket.push([segment.text, next]);
         }
         node = next;
       } else if (segment.kind === 'param') {
@@ -201,67 +224,95 @@ export class TemplateRouter<T> {
     if (path.charCodeAt(0) !== 47) return null;
     let end = path.length;
     if (end > 1 && path.charCodeAt(end - 1) === 47) end--;
-    const values: string[] = [];
     // Segments are the pieces between slashes up to `end`; `start > end` means none are left,
     // so the bare `/` starts past its end and `/a//` keeps its empty last segment.
-    return this.walk(this.root, path, end === 1 ? 2 : 1, end, method, values);
+    // No parameter array until a parameter matches: most lookups of static routes need none.
+    return this.walk(this.root, path, end === 1 ? 2 : 1, end, method, null);
   }
 
   private walk(
-    node: Node<T>,
+    from: Node<T>,
     path: string,
-    start: number,
+    from0: number,
     end: number,
     method: string,
-    values: string[],
+    values: string[] | null,
   ): TemplateHit<T> | null {
-    if (start > end) {
-      const hit = node.leaf === undefined ? null : this.pick(node.leaf, method, values, undefined);
-      if (hit !== null) return hit;
-      return node.rest === undefined ? null : this.pick(node.rest, method, values, '');
-    }
-    let slash = path.indexOf('/', start);
-    if (slash < 0 || slash > end) slash = end;
-    const length = slash - start;
-    let child: Node<T> | undefined;
-    if (node.staticList.length <= SCAN_LIMIT) {
-      for (let i = 0; i < node.staticList.length; i++) {
-        const entry = node.staticList[i] as [string, Node<T>];
-        if (entry[0].length === length && path.startsWith(entry[0], start)) {
-          child = entry[1];
-          break;
+    let node = from;
+    let start = from0;
+    // A static child of a node with no parameter or catch-all child leaves nothing to try
+    // instead, so the walk descends in a loop there and recurses only where it may backtrack.
+    for (;;) {
+      if (start > end) {
+        const hit =
+          node.leaf === undefined ? null : this.pick(node.leaf, method, values, undefined);
+        if (hit !== null) return hit;
+        return node.rest === undefined ? null : this.pick(node.rest, method, values, '');
+      }
+      let slash = path.indexOf('/', start);
+      if (slash < 0 || slash > end) slash = end;
+      const length = slash - start;
+      let child: Node<T> | undefined;
+      if (node.staticList.length <= SCAN_LIMIT) {
+        for (let i = 0; i < node.staticList.length; i++) {
+          const entry = node.staticList[i] as [string, Node<T>];
+          if (entry[0].length === length && path.startsWith(entry[0], start)) {
+            child = entry[1];
+            break;
+          }
+        }
+      } else {
+        // Many static children: by hash of the segment in place (a slice per level measured
+        // as the largest cost of a lookup), then confirmed with startsWith.
+        const bucket = node.byHash.get(segmentHash(path, start, slash));
+        if (bucket !== undefined) {
+          for (let i = 0; i < bucket.length; i++) {
+            const entry = bucket[i] as [string, Node<T>];
+            if (entry[0].length === length && path.startsWith(entry[0], start)) {
+              child = entry[1];
+              break;
+            }
+          }
         }
       }
-    } else if (node.statics.size > 0) {
-      child = node.statics.get(path.slice(start, slash));
+      if (node.param === undefined && node.rest === undefined) {
+        if (child === undefined) return null;
+        node = child;
+        start = slash + 1;
+        continue;
+      }
+      if (child !== undefined) {
+        const hit = this.walk(child, path, slash + 1, end, method, values);
+        if (hit !== null) return hit;
+      }
+      if (node.param !== undefined && length > 0) {
+        const stack = values ?? [];
+        stack.push(path.slice(start, slash));
+        const hit = this.walk(node.param, path, slash + 1, end, method, stack);
+        if (hit !== null) return hit;
+        stack.pop();
+      }
+      if (node.rest !== undefined)
+        return this.pick(node.rest, method, values, path.slice(start, end));
+      return null;
     }
-    if (child !== undefined) {
-      const hit = this.walk(child, path, slash + 1, end, method, values);
-      if (hit !== null) return hit;
-    }
-    if (node.param !== undefined && length > 0) {
-      values.push(path.slice(start, slash));
-      const hit = this.walk(node.param, path, slash + 1, end, method, values);
-      if (hit !== null) return hit;
-      values.pop();
-    }
-    if (node.rest !== undefined)
-      return this.pick(node.rest, method, values, path.slice(start, end));
-    return null;
   }
 
   private pick(
     leaf: Leaf<T>,
     method: string,
-    values: readonly string[],
+    values: readonly string[] | null,
     rest: string | undefined,
   ): TemplateHit<T> | null {
     // A route naming the method beats one without a method list (Linkerd's method score).
     const entry = (leaf.byMethod.get(method) ?? leaf.byMethod.get('*'))?.[0];
     if (entry === undefined) return null;
-    const params: Record<string, string> = Object.create(null);
     const names = entry.template.params;
-    for (let i = 0; i < values.length; i++) params[names[i] as string] = values[i] as string;
+    if (names.length === 0)
+      return { value: entry.value, template: entry.template, params: NO_PARAMS };
+    const params = new Params();
+    if (values !== null)
+      for (let i = 0; i < values.length; i++) params[names[i] as string] = values[i] as string;
     if (rest !== undefined) params[names[names.length - 1] as string] = rest;
     return { value: entry.value, template: entry.template, params };
   }
