@@ -1,7 +1,9 @@
 /**
  * Catalog benchmark: render 1,000 generated ServiceDefinitions (parse + schema + defaults +
  * typed construction + validation + YAML emit) and compare with the floor, serialising the same
- * output objects with `yaml` alone. Also reports the full run with conformance checks.
+ * output objects with `yaml` alone. Rendering includes validating every custom resource against
+ * its upstream CRD (strict, CEL). Also reports the full run with conformance checks, and the
+ * reachability proof alone, per service.
  */
 import type { BenchReport, BenchResult } from './harness.js';
 import { consume, rng, timeOnce } from './harness.js';
@@ -9,9 +11,12 @@ import {
   catalogSchemas,
   emitFiles,
   loadCatalog,
+  proveReachability,
   renderService,
   runCatalog,
   toYaml,
+  upstreamValidators,
+  validateUpstream,
 } from '../src/catalog/index.js';
 import type { CatalogInput, RenderedService } from '../src/catalog/index.js';
 
@@ -57,7 +62,8 @@ function generate(count: number): CatalogInput {
     if (!vm && random() < 0.1) lines.push('hardware: { gpu: intel-quicksync }');
     if (random() < 0.5)
       lines.push(`ingressRoutes: [{ host: ${name}.home.example.net, port: http }]`);
-    if (!vm && random() < 0.3) lines.push("auth: { mode: forward-auth, apiRoutes: ['^/api/'] }");
+    if (!vm && random() < 0.3)
+      lines.push("auth: { mode: forward-auth, port: http, apiRoutes: ['^/api/'] }");
     if (random() < 0.4) lines.push('observability: { metricsEndpoint: { port: metrics } }');
     if (i > 0 && random() < 0.5) {
       const to = `svc-${String(Math.floor(random() * i)).padStart(4, '0')}`;
@@ -80,6 +86,7 @@ function median(values: number[]): number {
 export async function bench(): Promise<BenchReport> {
   const input = generate(SERVICES);
   const schemas = catalogSchemas();
+  const upstream = upstreamValidators();
 
   const renderOnce = (): { rendered: RenderedService[]; files: Record<string, string> } => {
     const loaded = loadCatalog(input, schemas);
@@ -90,6 +97,11 @@ export async function bench(): Promise<BenchReport> {
     }
     const context = { platform: loaded.platform, validateVirtualMachine: schemas.virtualMachine };
     const rendered = loaded.services.map((s) => renderService(s, context).rendered);
+    // Validation against the upstream CRDs (strict, CEL) is part of rendering.
+    let problems = 0;
+    for (const r of rendered)
+      for (const o of r.objects) problems += validateUpstream(o, upstream).length;
+    if (problems > 0) throw new Error(`benchmark catalog renders ${problems} schema problem(s)`);
     return { rendered, files: emitFiles(rendered).files };
   };
 
@@ -107,7 +119,21 @@ export async function bench(): Promise<BenchReport> {
   };
   serializeOnce();
 
+  const loaded = loadCatalog(input, schemas);
+  const objectsByService = new Map(warm.rendered.map((r) => [r.service, r.objects]));
+  const proveOnce = () =>
+    proveReachability(
+      loaded.services,
+      objectsByService,
+      loaded.platform as NonNullable<typeof loaded.platform>,
+    );
+  const warmProof = proveOnce();
+  const failed = warmProof.results.filter((r) => !r.ok);
+  if (failed.length > 0)
+    throw new Error(`benchmark catalog fails the reachability proof: ${failed[0]?.message ?? ''}`);
+
   const renderTimes: number[] = [];
+  const proofTimes: number[] = [];
   const serializeTimes: number[] = [];
   const fullTimes: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -118,6 +144,9 @@ export async function bench(): Promise<BenchReport> {
     const s = await timeOnce(serializeOnce);
     consume(s.value);
     serializeTimes.push(s.ms);
+    const p = await timeOnce(proveOnce);
+    consume(p.value.results.length);
+    proofTimes.push(p.ms);
     if (round < 2) {
       const f = await timeOnce(() => runCatalog(input, schemas));
       consume(f.value.checks.length);
@@ -127,6 +156,7 @@ export async function bench(): Promise<BenchReport> {
   const render = median(renderTimes);
   const serialize = median(serializeTimes);
   const full = median(fullTimes);
+  const proof = median(proofTimes);
   const results: BenchResult[] = [
     {
       name: `render ${SERVICES} services (parse, validate, build, emit)`,
@@ -140,6 +170,13 @@ export async function bench(): Promise<BenchReport> {
       msPerService: serialize / SERVICES,
     },
     { name: `full run incl. conformance checks`, msTotal: full, msPerService: full / SERVICES },
+    {
+      name: `reachability proof over ${SERVICES} services`,
+      msTotal: proof,
+      msPerService: proof / SERVICES,
+      flows: warmProof.reachability.flows.length,
+      endpoints: warmProof.reachability.endpoints.length,
+    },
   ];
   return { module: 'catalog', results, ratios: { render_over_serialize: render / serialize } };
 }

@@ -156,8 +156,8 @@ function stableKey(value: unknown): string {
   );
 }
 
-function run(rule: CompiledRule, self: unknown): unknown {
-  const key = `${rule.rule}\u0000${stableKey(self)}`;
+function run(rule: CompiledRule, self: unknown, selfKey: string): unknown {
+  const key = `${rule.rule}\u0000${selfKey}`;
   if (memo.has(key)) return memo.get(key);
   let result: unknown;
   try {
@@ -174,8 +174,9 @@ function run(rule: CompiledRule, self: unknown): unknown {
 
 function walk(tree: RuleTree, self: unknown, path: string, problems: CelProblem[]): void {
   if (self === undefined || self === null) return;
+  const selfKey = tree.rules.length > 0 ? stableKey(self) : '';
   for (const rule of tree.rules) {
-    const result = run(rule, self);
+    const result = run(rule, self, selfKey);
     if (result !== true)
       problems.push({
         path: rule.fieldPath === undefined ? path : `${path}${rule.fieldPath}`,

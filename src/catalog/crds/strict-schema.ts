@@ -91,23 +91,63 @@ export function crdVersionSchema(crd: unknown, version: string): SchemaNode | un
   return isNode(schema) ? schema : undefined;
 }
 
+/** Where a schema holds defaults: only those paths are walked and copied. */
+export interface DefaultsTree {
+  readonly defaults: ReadonlyMap<string, unknown>;
+  readonly properties: ReadonlyMap<string, DefaultsTree>;
+  readonly items?: DefaultsTree;
+  readonly additional?: DefaultsTree;
+  readonly declared: ReadonlySet<string>;
+}
+
+/** The defaults of a schema, or undefined when it has none. */
+export function compileDefaults(schema: unknown): DefaultsTree | undefined {
+  if (!isNode(schema)) return undefined;
+  const defaults = new Map<string, unknown>();
+  const properties = new Map<string, DefaultsTree>();
+  const declared = isNode(schema.properties) ? schema.properties : {};
+  for (const [name, child] of Object.entries(declared)) {
+    if (isNode(child) && child.default !== undefined) defaults.set(name, child.default);
+    const tree = compileDefaults(child);
+    if (tree !== undefined) properties.set(name, tree);
+  }
+  const items = compileDefaults(schema.items);
+  const additional = compileDefaults(schema.additionalProperties);
+  if (
+    defaults.size === 0 &&
+    properties.size === 0 &&
+    items === undefined &&
+    additional === undefined
+  )
+    return undefined;
+  return {
+    defaults,
+    properties,
+    declared: new Set(Object.keys(declared)),
+    ...(items !== undefined ? { items } : {}),
+    ...(additional !== undefined ? { additional } : {}),
+  };
+}
+
 /**
  * A copy of `value` with the schema's defaults filled in, as the API server does before it
- * validates (the CEL rules read defaulted fields such as a backendRef's `kind: Service`).
+ * validates (the CEL rules read defaulted fields such as a backendRef's `kind: Service`). Only
+ * the paths that hold defaults are copied; the rest is shared with `value`.
  */
-export function withDefaults(schema: unknown, value: unknown): unknown {
-  if (!isNode(schema)) return value;
-  if (Array.isArray(value)) return value.map((item) => withDefaults(schema.items, item));
+export function withDefaults(tree: DefaultsTree | undefined, value: unknown): unknown {
+  if (tree === undefined) return value;
+  if (Array.isArray(value)) {
+    const items = tree.items;
+    return items === undefined ? value : value.map((item) => withDefaults(items, item));
+  }
   if (!isNode(value)) return value;
   const out: Record<string, unknown> = { ...value };
-  const properties = isNode(schema.properties) ? schema.properties : {};
-  for (const [name, child] of Object.entries(properties)) {
-    if (out[name] === undefined && isNode(child) && child.default !== undefined)
-      out[name] = structuredClone(child.default);
+  for (const [name, fallback] of tree.defaults)
+    if (out[name] === undefined) out[name] = structuredClone(fallback);
+  for (const [name, child] of tree.properties)
     if (out[name] !== undefined) out[name] = withDefaults(child, out[name]);
-  }
-  if (isNode(schema.additionalProperties))
+  if (tree.additional !== undefined)
     for (const key of Object.keys(out))
-      if (!(key in properties)) out[key] = withDefaults(schema.additionalProperties, out[key]);
+      if (!tree.declared.has(key)) out[key] = withDefaults(tree.additional, out[key]);
   return out;
 }

@@ -11,7 +11,8 @@ import type { KubeObject } from '../types.js';
 import type { RuleTree } from './cel-rules.js';
 import { compileRules, evaluateRules } from './cel-rules.js';
 import type { SchemaNode } from './strict-schema.js';
-import { crdVersionSchema, strictSchema, withDefaults } from './strict-schema.js';
+import type { DefaultsTree } from './strict-schema.js';
+import { compileDefaults, crdVersionSchema, strictSchema, withDefaults } from './strict-schema.js';
 
 /** One entry of `catalog/crds/SOURCES.json`, with its parsed document. */
 export interface UpstreamSchemaSource {
@@ -25,11 +26,17 @@ export interface UpstreamSchemaSource {
   readonly document: unknown;
 }
 
+interface Compiled {
+  readonly validate: ValidateFunction;
+  readonly rules: RuleTree | undefined;
+  readonly defaults: DefaultsTree | undefined;
+}
+
 interface KindValidator {
   readonly source: UpstreamSchemaSource;
   readonly openApi: SchemaNode;
   /** Compiled on first use: a large CRD takes a second or more to compile. */
-  readonly compiled: () => { validate: ValidateFunction; rules: RuleTree | undefined };
+  readonly compiled: () => Compiled;
 }
 
 export interface UpstreamValidators {
@@ -86,7 +93,7 @@ export function compileUpstream(sources: readonly UpstreamSchemaSource[]): Upstr
     const openApi = openApiOf(source);
     if (openApi === undefined)
       throw new Error(`${source.file} holds no schema for ${source.apiVersion} ${source.kind}`);
-    let compiled: { validate: ValidateFunction; rules: RuleTree | undefined } | undefined;
+    let compiled: Compiled | undefined;
     kinds.set(`${source.apiVersion} ${source.kind}`, {
       source,
       openApi,
@@ -94,6 +101,7 @@ export function compileUpstream(sources: readonly UpstreamSchemaSource[]): Upstr
         (compiled ??= {
           validate: ajv.compile(strictSchema(openApi) as object),
           rules: compileRules(openApi),
+          defaults: compileDefaults(openApi),
         }),
     });
   }
@@ -121,8 +129,8 @@ function check(
   const schema = `${validator.source.project} ${validator.source.release}`;
   const problems: SchemaProblem[] = [];
   const at = (path: string) => (prefix === '' ? path : path === '' ? prefix : `${prefix}.${path}`);
-  const defaulted = withDefaults(validator.openApi, value);
-  const { validate, rules } = validator.compiled();
+  const { validate, rules, defaults } = validator.compiled();
+  const defaulted = withDefaults(defaults, value);
   if (!validate(defaulted))
     for (const error of validate.errors ?? []) {
       const extra = (error.params as { additionalProperty?: string }).additionalProperty;
