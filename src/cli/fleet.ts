@@ -8,6 +8,7 @@ import { resolve as resolvePath } from 'node:path';
 import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
   SCHEMA_VERSION,
+  affectedNotes,
   defaultThreads,
   explainResource,
   fleetChanges,
@@ -16,6 +17,7 @@ import {
   formatChangesText,
   formatProblem,
   hostIndex,
+  layerHint,
   loadFleetAt,
   loadFleetDir,
   loadFleetSource,
@@ -23,13 +25,14 @@ import {
   parseShard,
   prepareFleet,
   resolveHost,
+  selectorOf,
   shardHosts,
   shortDigest,
+  threadsOf,
   validateInParallel,
 } from '../fleet/index.js';
 import type { FleetSource, Shard } from '../fleet/index.js';
-import { SYNTAXES, parseSyntax } from '../selector/index.js';
-import type { Selector, SyntaxName } from '../selector/index.js';
+import { SYNTAXES } from '../selector/index.js';
 import type { DesiredValue, Fleet, FleetProblem, HostManifest } from '../fleet/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
@@ -85,16 +88,6 @@ function reportLoadErrors(io: CliIO, fleet: Fleet, json: boolean): boolean {
   return errors.length > 0;
 }
 
-/** The layers a user could have meant, kept short for fleets with thousands of layers. */
-function layerHint(fleet: Fleet): string {
-  const names = fleet.layers.map((l) => l.name);
-  if (names.length === 0) return 'this fleet has no Layer documents';
-  const shown = names.slice(0, 10).join(', ');
-  return names.length <= 10
-    ? `layers: ${shown}`
-    : `layers: ${shown} and ${names.length - 10} more (labelwise fleet resolve --host H lists a host's layers)`;
-}
-
 /** `validate`'s header, as Datum prints it: fleet name, schema version, counts, layers' reach. */
 function validateHeader(
   fleet: Fleet,
@@ -123,87 +116,6 @@ function validateHeader(
     ['hosts', hosts],
     ['layers', String(layers.length)],
   ])}${rows.length === 0 ? '' : renderTable(rows.map((r) => r.map((c) => escapeControl(c, true))))}${more}\n`;
-}
-
-/** `--threads N`: a positive integer, or undefined for the default. */
-function threadsOf(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,3}$/.test(text))
-    throw new LabelwiseError(
-      'FLEET_INVALID_SHARD',
-      `--threads must be a positive integer, got ${JSON.stringify(text)}`,
-    );
-  return Number(text);
-}
-
-/** Parses `--selector` in the syntax named, or the first syntax that reads it. */
-function selectorOf(text: string, syntax: string | undefined): Selector {
-  if (syntax !== undefined) {
-    if (!(SYNTAXES as readonly string[]).includes(syntax))
-      throw new LabelwiseError(
-        'FLEET_INVALID_SELECTOR',
-        `unknown --syntax ${JSON.stringify(syntax)}`,
-        {},
-        `use one of ${SYNTAXES.join(', ')}`,
-      );
-    return parseSyntax(syntax as SyntaxName, text, { profile: 'datum' });
-  }
-  // k8s reads every equality list too; Docker filter text only when it names label filters,
-  // since it accepts almost any text as some other filter.
-  const order: SyntaxName[] = [
-    ...(/^\s*[{]|\n|^\s*(labels|oneOf|notIn|exists|notExists)\s*:/.test(text)
-      ? (['match', 'k8s'] as const)
-      : (['k8s', 'match'] as const)),
-    ...(/(^|[\s,])label[=!]/.test(text) ? (['docker'] as const) : []),
-  ];
-  let first: unknown;
-  for (const name of order) {
-    try {
-      return parseSyntax(name, text, { profile: 'datum' });
-    } catch (error) {
-      first ??= error;
-    }
-  }
-  const reason = first instanceof LabelwiseError ? `: ${first.message}` : '';
-  throw new LabelwiseError(
-    'FLEET_INVALID_SELECTOR',
-    `--selector ${JSON.stringify(text)} is not a selector in any syntax${reason}`,
-    {},
-    "for example --selector 'role=web,site in (london)' or --syntax match with a match block",
-  );
-}
-
-/** Notes on stderr about what `affected` could not compare at each revision. */
-function affectedNotes(
-  io: CliIO,
-  repo: string,
-  flags: { from: string; to?: string },
-  before: Fleet,
-  after: Fleet,
-): void {
-  for (const [label, fleet, isRevision] of [
-    [flags.from, before, true],
-    [flags.to ?? 'the working tree', after, flags.to !== undefined],
-  ] as const) {
-    const errors = fleet.problems.filter((p) => p.severity === 'error').length;
-    const rootless = fleet.problems.find(
-      (p) => p.code === 'FLEET_NO_FLEET' || p.code === 'FLEET_SEVERAL_FLEETS',
-    );
-    if (rootless !== undefined)
-      io.stderr(
-        `note: at ${label}, ${rootless.code === 'FLEET_NO_FLEET' ? `${repo} holds no Fleet document` : `${repo} holds more than one Fleet document`}, so no host is resolved there\n`,
-      );
-    else if (errors > 0)
-      io.stderr(
-        `note: ${label} has ${errors} repository error${errors === 1 ? '' : 's'}; run labelwise fleet validate${isRevision ? ` on a checkout of ${label}` : ''}\n`,
-      );
-    // A Host whose document has errors is not resolved, so it would read as removed or added.
-    const broken = [...fleet.invalidHosts.keys()].sort();
-    if (broken.length > 0)
-      io.stderr(
-        `note: at ${label}, ${broken.join(', ')} ${broken.length === 1 ? 'has' : 'have'} Host document errors and ${broken.length === 1 ? 'is' : 'are'} left out of the comparison\n`,
-      );
-  }
 }
 
 const EXAMPLES = {
@@ -609,7 +521,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
           });
           return;
         }
-        affectedNotes(io, repo, flags, before, after);
+        for (const note of affectedNotes(repo, flags, before, after)) io.stderr(note);
         if (flags.format === 'markdown') {
           io.stdout(formatChangesMarkdown(changes));
           return;

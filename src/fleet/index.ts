@@ -42,3 +42,4 @@ export type { HostResult, ParallelOptions } from './io/parallel.js';
 export { openFleetReader, readFleetTree } from './io/read-tree.js';
 export type { FleetStageOptions, FleetMatrix } from './build-stage.js';
 export { buildFleetStage } from './build-stage.js';
+export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input.js';

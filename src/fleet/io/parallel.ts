@@ -79,11 +79,14 @@ export async function resolveInParallel(
           new Promise<void>((resolve, reject) => {
             w.once('message', () => resolve());
             w.once('error', reject);
+            // A worker that stops without an error event (killed, out of memory) must not hang us.
+            w.once('exit', (code) => reject(new Error(`resolve worker exited with code ${code}`)));
           }),
       ),
     );
     parallel.onReady?.();
     let next = 0;
+    let received = 0;
     await Promise.all(
       workers.map(
         (w) =>
@@ -98,9 +101,16 @@ export async function resolveInParallel(
             };
             w.on('message', (msg: { id: number; results: HostResult[] }) => {
               out[msg.id] = msg.results;
+              received++;
               send();
             });
             w.once('error', reject);
+            w.once('exit', (code) => {
+              if (received < batches.length)
+                reject(
+                  new Error(`resolve worker exited with code ${code} before its work was done`),
+                );
+            });
             send();
           }),
       ),
