@@ -124,3 +124,14 @@ for (const c of dotenv.cases) {
     assert.deepEqual([...result.values], [[c.key, c.value]]);
   });
 }
+
+test('every deliberate skip names its upstream case and a reason', () => {
+  const skipped = parse(readFileSync(join(here, 'skipped.yaml'), 'utf8')) as {
+    upstream: string;
+    reason: string;
+  }[];
+  assert.ok(skipped.length > 0);
+  for (const s of skipped) {
+    assert.ok(s.upstream.length > 0 && s.reason.length > 20, JSON.stringify(s));
+  }
+});
