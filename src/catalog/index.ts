@@ -22,7 +22,7 @@ export { compareGolden } from './golden.js';
 export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
 export { catalogDiagnostic, immutableFieldDiagnostics, runCatalog } from './pipeline.js';
 export type { ImmutableChange } from './immutable-fields.js';
-export { immutableChanges } from './immutable-fields.js';
+export { compareObject, immutableChanges } from './immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
 export type { CatalogCode } from './codes.js';
 export { catalogSchemas } from './io/schemas.js';

@@ -186,3 +186,16 @@ test('diff --out writes the build of --to with the change as the report first se
     }
   });
 });
+
+test('a change the API server would refuse (shrinking a claim) is an apply-time hazard and exit 1', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    await edit(join(dir, 'catalog', 'plex.yaml'), 'size: 20Gi', 'size: 10Gi');
+    const result = await diff(dir, '--from', 'HEAD', '--json');
+    assert.equal(result.code, 1, result.err);
+    const report = JSON.parse(result.out) as RepoDiff;
+    const hazards = report.catalog.hazards.map((d) => `${d.code} ${d.severity} ${d.path}`);
+    assert.deepEqual(hazards, ['CATALOG_IMMUTABLE_FIELD error spec.resources.requests.storage']);
+    assert.match(report.catalog.hazards[0]?.message ?? '', /shrinks the claim \(20Gi → 10Gi\)/);
+  });
+});

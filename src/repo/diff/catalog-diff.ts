@@ -4,8 +4,10 @@
  * reachability proof reports them.
  */
 import { createTwoFilesPatch } from 'diff';
-import { compareText } from '../../base/index.js';
-import type { ServiceGraph } from '../../catalog/index.js';
+import { compareText, parseYamlDocument } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
+import { compareObject } from '../../catalog/index.js';
+import type { KubeObject, ServiceGraph } from '../../catalog/index.js';
 import type { FlowChange, ManifestChange } from './model.js';
 
 const MANIFEST_FILE = /^apps\/.+\.ya?ml$/;
@@ -59,4 +61,46 @@ export function diffFlows(from: unknown, to: unknown): FlowChange[] {
     if (!a.has(flow) && b.has(flow)) changes.push({ flow, change: 'allowed' });
   }
   return changes;
+}
+
+/** The recreate switches the catalog renders when a service acknowledges a storage migration. */
+const RECREATE = 'kustomize.toolkit.fluxcd.io/force';
+
+/**
+ * Apply-time hazards of the change: each rendered object whose new version changes a field the
+ * API server will not let change on an existing object (as `catalog check` reports them against
+ * the checked-in apps/). An error, or a warning when the object carries the recreate switches
+ * of an acknowledged migration.
+ */
+export function applyHazards(
+  from: Readonly<Record<string, string>>,
+  to: Readonly<Record<string, string>>,
+): Diagnostic[] {
+  const hazards: Diagnostic[] = [];
+  for (const file of Object.keys(to)
+    .filter((f) => MANIFEST_FILE.test(f))
+    .sort(compareText)) {
+    const before = from[file];
+    const after = to[file];
+    if (before === undefined || after === undefined || before === after) continue;
+    const a = parseYamlDocument(before, { file }).document?.value;
+    const b = parseYamlDocument(after, { file }).document?.value as KubeObject | undefined;
+    if (a === undefined || b === undefined || typeof b !== 'object' || b === null) continue;
+    if (typeof b.kind !== 'string' || typeof b.metadata?.name !== 'string') continue;
+    const annotations = (b.metadata as { annotations?: Record<string, string> }).annotations;
+    const acknowledged = annotations?.[RECREATE] === 'enabled';
+    for (const change of compareObject(a, b, file))
+      hazards.push({
+        severity: acknowledged ? 'warning' : 'error',
+        code: 'CATALOG_IMMUTABLE_FIELD',
+        module: 'catalog',
+        object: change.object,
+        file,
+        path: change.path,
+        message: acknowledged
+          ? `${change.message}; acknowledged: the object is recreated (availability.acknowledgeStorageMigration)`
+          : `${change.message}; applying this change to a running cluster would fail`,
+      });
+  }
+  return hazards;
 }

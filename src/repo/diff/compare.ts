@@ -6,7 +6,7 @@ import { countDiagnostics, sortDiagnostics } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import type { BuildRun } from '../build-run.js';
 import { diffClaims } from './anchor-diff.js';
-import { diffFlows, diffManifests } from './catalog-diff.js';
+import { applyHazards, diffFlows, diffManifests } from './catalog-diff.js';
 import { diffFleet } from './fleet-diff.js';
 import type { RepoDiff } from './model.js';
 import { diffMatrix } from './policy-diff.js';
@@ -27,7 +27,6 @@ export interface Side {
   readonly build?: BuildRun;
 }
 
-const HAZARD = /IMMUTABLE|SHRINK|APPLY|MIGRATION/;
 const OVERLAP = /OVERLAP/;
 
 export function compareBuilds(from: Side, to: Side): RepoDiff {
@@ -43,7 +42,7 @@ export function compareBuilds(from: Side, to: Side): RepoDiff {
   const catalog = {
     changes: diffManifests(before, after),
     flows: diffFlows(stageData(from.build, 'catalog'), stageData(to.build, 'catalog')),
-    hazards: introduced.filter((d) => d.module === 'catalog' && HAZARD.test(d.code)),
+    hazards: applyHazards(before, after),
   };
   const policy = {
     changes: diffMatrix(stageData(from.build, 'policy'), stageData(to.build, 'policy')),
@@ -74,7 +73,8 @@ export function compareBuilds(from: Side, to: Side): RepoDiff {
     anchor,
     introduced,
     resolved,
-    errors: countDiagnostics(introduced).errors,
+    // A change that cannot be applied fails the review as an error it introduces would.
+    errors: countDiagnostics([...introduced, ...catalog.hazards]).errors,
     changed,
   };
 }
