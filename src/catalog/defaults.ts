@@ -20,8 +20,10 @@ import { apiRouteProblem } from './api-route-regex.js';
 import { resolveDependencies } from './defaults-dependencies.js';
 import type { NamedDependency } from './defaults-dependencies.js';
 import { resolveStorage } from './defaults-storage.js';
+import { resolveImportFrom, resolveSecurity, resolveSkipAuthRoutes } from './defaults-extras.js';
+import { apiServerRules } from './defaults-rules.js';
 import { reservedNamespace } from './platform.js';
-import { authUpstream, frontedPorts } from './render/ports.js';
+import { frontedPorts } from './render/ports.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
 
@@ -100,7 +102,10 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     );
   }
   const kind = raw.kind === 'vm' ? 'vm' : 'container';
+  apiServerRules(raw, name, fail);
   const src = obj(raw.source);
+  const importFrom = resolveImportFrom(src, kind, fail);
+  const security = resolveSecurity(raw.security, kind, fail);
   const image = typeof src.image === 'string' ? src.image : undefined;
   const vmTemplate = typeof src.vmTemplate === 'string' ? src.vmTemplate : undefined;
 
@@ -170,9 +175,21 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
           name: String(o.name),
           port: Number(o.port),
           protocol: (o.protocol === 'UDP' ? 'UDP' : 'TCP') as Protocol,
+          ...(o.lan === true ? { lan: true } : {}),
         };
       })
     : derivePorts(routesRaw, metricsRaw?.port);
+  // A numbered metrics endpoint the ports do not list renders its own named port (the contract:
+  // "renders a named Service port"); a named one must be declared.
+  if (
+    explicitPorts &&
+    typeof metricsRaw?.port === 'number' &&
+    !ports.some((p) => p.port === metricsRaw.port && p.protocol === 'TCP')
+  ) {
+    const names = new Set(ports.map((p) => p.name));
+    const metricsName = names.has('metrics') ? `metrics-${metricsRaw.port}` : 'metrics';
+    ports.push({ name: metricsName, port: metricsRaw.port, protocol: 'TCP' });
+  }
   const portNames = new Set<string>();
   const portNumbers = new Set<string>();
   ports.forEach((p, i) => {
@@ -263,6 +280,15 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
   if (mode === 'none' && apiRoutes.length > 0) {
     fail('CATALOG_AUTH_API_ROUTES', ['auth', 'apiRoutes'], 'apiRoutes need auth.mode forward-auth');
   }
+  const skipAuthRoutes = resolveSkipAuthRoutes(authRaw.skipAuthRoutes, fail);
+  if (mode === 'none' && skipAuthRoutes.length > 0) {
+    fail(
+      'CATALOG_AUTH_API_ROUTES',
+      ['auth', 'skipAuthRoutes'],
+      'skipAuthRoutes need auth.mode forward-auth',
+    );
+  }
+  let upstream: PortSpec | undefined;
   apiRoutes.forEach((pattern, i) => {
     const problem = apiRouteProblem(pattern);
     if (problem !== undefined)
@@ -288,18 +314,35 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         'route every host to the same port',
       );
     }
-    // With routes, the upstream is the routed port (a route to an unknown port is its own error).
-    if (
-      kind === 'container' &&
-      routesRaw.length === 0 &&
-      authUpstream({ ingressRoutes: [], ports: sortedPorts }) === undefined
-    ) {
+    // The fronted port: the routed one; else the one auth.port names; else the only TCP port.
+    // Never a guess: with several TCP ports and no route, auth.port must say which.
+    const chosen =
+      authRaw.port === undefined ? undefined : findPort(authRaw.port, ['auth', 'port']);
+    const tcp = sortedPorts.filter((p) => p.protocol === 'TCP');
+    upstream = routes[0]?.port ?? chosen ?? (tcp.length === 1 ? tcp[0] : undefined);
+    if (chosen !== undefined && routes[0] !== undefined && chosen.port !== routes[0].port.port) {
       fail(
         'CATALOG_AUTH_UPSTREAM',
-        explicitPorts ? ['ports'] : ['auth', 'mode'],
-        'forward-auth needs a TCP port of the app to proxy to; this service has none',
-        'declare the app port under ports, or set auth.mode: none',
+        ['auth', 'port'],
+        `auth.port names ${chosen.name} (${chosen.port}), but the routes reach ${routes[0].port.port}; the proxy fronts one port`,
+        'remove auth.port, or route to the port it names',
       );
+    }
+    if (kind === 'container' && routesRaw.length === 0 && authRaw.port === undefined) {
+      if (tcp.length === 0)
+        fail(
+          'CATALOG_AUTH_UPSTREAM',
+          explicitPorts ? ['ports'] : ['auth', 'mode'],
+          'forward-auth needs a TCP port of the app to proxy to; this service has none',
+          'declare the app port under ports, or set auth.mode: none',
+        );
+      else if (tcp.length > 1)
+        fail(
+          'CATALOG_AUTH_UPSTREAM',
+          ['auth', 'mode'],
+          `forward-auth without routes cannot tell which of ${tcp.map((p) => `${p.name} (${p.port})`).join(', ')} it fronts`,
+          'name the fronted port with auth.port',
+        );
     }
     const clash = ports.findIndex(
       (p) => p.port === platform.forwardAuth.port && p.protocol === 'TCP',
@@ -321,6 +364,26 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     }
   }
 
+  // LAN exposure: declared non-HTTP ports only (HTTP goes through the Gateway), on the
+  // platform's shared address.
+  ports.forEach((p, i) => {
+    if (p.lan !== true) return;
+    const path = ['ports', i, 'lan'];
+    if (platform.lan === undefined)
+      fail(
+        'CATALOG_PORT_LAN',
+        path,
+        'the platform has no LAN address for ports to be exposed on',
+        'set lan.address and lan.sourceCIDRs in platform.yaml',
+      );
+    else if (routes.some((r) => r.port.port === p.port) || upstream?.port === p.port)
+      fail(
+        'CATALOG_PORT_LAN',
+        path,
+        `port ${p.name} is served through the Gateway${upstream?.port === p.port ? ' and the forward-auth proxy' : ''}; only non-HTTP ports are exposed on the LAN`,
+      );
+  });
+
   // dependencies and clients
   const { dependencies, namedDependencies } = resolveDependencies(raw.dependencies, name, fail);
   const inClusterClients = list(raw.inClusterClients).map(String);
@@ -340,7 +403,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       };
       if (
         mode === 'forward-auth' &&
-        frontedPorts({ ingressRoutes: routes, ports: sortedPorts }).has(port.port)
+        frontedPorts({ ingressRoutes: routes, auth: { upstream } }).has(port.port)
       ) {
         fail(
           'CATALOG_METRICS_BYPASS',
@@ -402,6 +465,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       kind,
       ...(image !== undefined ? { image } : {}),
       ...(vmTemplate !== undefined ? { vmTemplate } : {}),
+      importFrom,
       vm,
       exposure: raw.exposure === 'public' ? 'public' : 'internal',
       egress: raw.egress === 'vpn' ? 'vpn' : 'internet',
@@ -409,7 +473,13 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       dependencies,
       inClusterClients: [...inClusterClients].sort(),
       ports: sortedPorts,
-      auth: { mode, apiRoutes },
+      auth: {
+        mode,
+        apiRoutes,
+        skipAuthRoutes,
+        ...(mode === 'forward-auth' && upstream !== undefined ? { upstream } : {}),
+      },
+      security,
       update: {
         channel:
           update.channel === 'beta' || update.channel === 'pinned' ? update.channel : 'stable',

@@ -7,10 +7,16 @@
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
+import {
+  dnsSubdomainProblem,
+  extendedResourceProblem,
+  imageReferenceProblem,
+} from './api-validation.js';
 import { resolveService } from './defaults.js';
 import { dependencyKey, resolveNamedDependencies } from './named-dependencies.js';
 import { resolvePlatform } from './platform.js';
-import { frontedPorts, servicePorts } from './render/ports.js';
+import { isProxyPort, proxyHint, proxyMessage } from './named-dependencies.js';
+import { clientPorts } from './render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import type { Platform, ResolvedService } from './types.js';
@@ -113,21 +119,26 @@ function crossServiceRules(
         );
         continue;
       }
-      const exposed = servicePorts(target, platform);
-      if (!exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)) {
-        const behindProxy =
-          target.auth.mode === 'forward-auth' && frontedPorts(target).has(dependency.port);
+      const exposed = clientPorts(target);
+      if (isProxyPort(target, dependency, platform)) {
+        report(
+          errors,
+          'CATALOG_DEPENDENCY_PROXY',
+          service,
+          [...path, 'port'],
+          proxyMessage(target, dependency.port),
+          proxyHint(target, service.name),
+        );
+      } else if (
+        !exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)
+      ) {
         report(
           errors,
           'CATALOG_DEPENDENCY_PORT',
           service,
           [...path, 'port'],
-          behindProxy
-            ? `${dependency.to} serves port ${dependency.port} only through its forward-auth proxy`
-            : `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
-          behindProxy
-            ? `call the proxy on port ${platform.forwardAuth.port} instead`
-            : `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+          `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
+          `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
         );
       }
       if (!target.inClusterClients.includes(service.name)) {
@@ -173,6 +184,45 @@ function crossServiceRules(
   return { errors, warnings };
 }
 
+/** What the API server or the runtime would refuse in the platform's settings. */
+function platformRules(source: YamlSource, platform: Platform): LabelwiseError[] {
+  const errors: LabelwiseError[] = [];
+  const fail = (code: string, path: (string | number)[], message: string) => {
+    const shown = formatPath(path);
+    errors.push(
+      new LabelwiseError(code, `${shown}: ${message}`, {
+        file: source.file,
+        ...source.locate(path),
+        path: shown,
+      }),
+    );
+  };
+  const storageClass = dnsSubdomainProblem(platform.longhorn.storageClass);
+  if (storageClass !== undefined)
+    fail(
+      'CATALOG_PLATFORM_INVALID',
+      ['longhorn', 'storageClass'],
+      `the StorageClass name ${quote(platform.longhorn.storageClass)} ${storageClass}`,
+    );
+  for (const [gpu, resource] of Object.entries(platform.gpu)) {
+    const problem = extendedResourceProblem(resource);
+    if (problem !== undefined)
+      fail(
+        'CATALOG_PLATFORM_INVALID',
+        ['gpu', gpu],
+        `the resource name ${quote(resource)} ${problem}; the API server refuses the pod`,
+      );
+  }
+  const image = imageReferenceProblem(platform.forwardAuth.image);
+  if (image !== undefined)
+    fail(
+      'CATALOG_IMAGE_REFERENCE',
+      ['forwardAuth', 'image'],
+      `${quote(platform.forwardAuth.image)} ${image}`,
+    );
+  return errors;
+}
+
 /**
  * Loads a catalog. Never throws for bad input: every YAML, schema, cross-field and cross-service
  * problem is returned. Only services without errors are resolved into `services`.
@@ -201,7 +251,12 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
         ? [...source.errors]
         : validateAgainstSchema(source, schemas.platform);
     errors.push(...problems);
-    if (problems.length === 0) platform = resolvePlatform(source.value);
+    if (problems.length === 0) {
+      const resolved = resolvePlatform(source.value);
+      const refused = platformRules(source, resolved);
+      errors.push(...refused);
+      if (refused.length === 0) platform = resolved;
+    }
   }
 
   let services: ResolvedService[] = [];

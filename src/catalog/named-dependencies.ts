@@ -8,10 +8,38 @@ import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
 import { compareDependencies } from './defaults-dependencies.js';
 import { AUTH_PORT_NAME } from './render/labels.js';
-import { frontedPorts, servicePorts } from './render/ports.js';
+import { clientPorts } from './render/ports.js';
 import type { DependencySpec, Platform, ResolvedService } from './types.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
+
+/** Whether a dependency calls its forward-auth target's login proxy instead of the app. */
+export function isProxyPort(
+  target: ResolvedService,
+  dependency: Pick<DependencySpec, 'port' | 'protocol'>,
+  platform: Platform,
+): boolean {
+  return (
+    target.auth.mode === 'forward-auth' &&
+    dependency.port === platform.forwardAuth.port &&
+    dependency.protocol === 'TCP'
+  );
+}
+
+export function proxyMessage(target: ResolvedService, port: number | string): string {
+  return `${target.name}'s port ${typeof port === 'string' ? quote(port) : port} is its forward-auth login proxy; an in-cluster call there gets a redirect or a 401, never the API`;
+}
+
+export function proxyHint(target: ResolvedService, caller: string): string {
+  const upstream = target.auth.upstream;
+  const app =
+    upstream === undefined
+      ? 'its app port'
+      : `its app port ${quote(upstream.name)} (${upstream.port})`;
+  return target.inClusterClients.includes(caller)
+    ? `call ${app} directly: ${caller} is a declared client`
+    : `call ${app} directly, and add ${caller} to inClusterClients of ${target.name}`;
+}
 
 /** Key of one resolved dependency of one service, for {@link NamedResolution.indexOf}. */
 export function dependencyKey(service: string, dependency: DependencySpec): string {
@@ -68,7 +96,20 @@ export function resolveNamedDependencies(
           );
         continue;
       }
-      const exposed = servicePorts(target, platform);
+      if (
+        dependency.portName === AUTH_PORT_NAME &&
+        target.auth.mode === 'forward-auth' &&
+        dependency.protocol !== 'UDP'
+      ) {
+        fail(
+          'CATALOG_DEPENDENCY_PROXY',
+          [...path, 'port'],
+          proxyMessage(target, dependency.portName),
+          proxyHint(target, service.name),
+        );
+        continue;
+      }
+      const exposed = clientPorts(target);
       const port = exposed.find(
         (p) =>
           p.name === dependency.portName &&
@@ -80,26 +121,12 @@ export function resolveNamedDependencies(
         indexOf.set(dependencyKey(service.name, resolved), dependency.index);
         continue;
       }
-      const own = target.ports.find((p) => p.name === dependency.portName);
-      if (
-        own !== undefined &&
-        target.auth.mode === 'forward-auth' &&
-        frontedPorts(target).has(own.port)
-      ) {
-        fail(
-          'CATALOG_DEPENDENCY_PORT',
-          [...path, 'port'],
-          `${dependency.to} serves its port ${quote(own.name)} only through its forward-auth proxy`,
-          `name the proxy's port ${quote(AUTH_PORT_NAME)} instead`,
-        );
-      } else {
-        fail(
-          'CATALOG_DEPENDENCY_PORT',
-          [...path, 'port'],
-          `${dependency.to} exposes no ${dependency.protocol ?? ''}${dependency.protocol === undefined ? '' : ' '}port named ${quote(dependency.portName)}`,
-          `${dependency.to} exposes: ${exposed.map((p) => `${p.name}=${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
-        );
-      }
+      fail(
+        'CATALOG_DEPENDENCY_PORT',
+        [...path, 'port'],
+        `${dependency.to} exposes no ${dependency.protocol ?? ''}${dependency.protocol === undefined ? '' : ' '}port named ${quote(dependency.portName)}`,
+        `${dependency.to} exposes: ${exposed.map((p) => `${p.name}=${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+      );
     }
     if (added.length === 0) return service;
     const dependencies = [...service.dependencies, ...added].sort(compareDependencies);

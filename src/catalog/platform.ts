@@ -53,6 +53,7 @@ export function resolvePlatform(raw: unknown): Platform {
   const gpu = obj(p.gpu);
   const nodes = obj(p.nodes);
   const updates = obj(p.updates);
+  const lan = obj(p.lan);
   return {
     domain: str(p.domain, ''),
     gateway: {
@@ -106,6 +107,15 @@ export function resolvePlatform(raw: unknown): Platform {
       annotationPrefix: str(updates.annotationPrefix, 'updates.labelwise.dev/'),
       progressDeadlineSeconds: num(updates.progressDeadlineSeconds, 600),
     },
+    ...(typeof lan.address === 'string'
+      ? {
+          lan: {
+            address: lan.address,
+            sharingKey: str(lan.sharingKey, 'lan'),
+            sourceCIDRs: Array.isArray(lan.sourceCIDRs) ? (lan.sourceCIDRs as string[]) : [],
+          },
+        }
+      : {}),
   };
 }
 

@@ -18,6 +18,26 @@ export interface PortSpec {
   readonly name: string;
   readonly port: number;
   readonly protocol: Protocol;
+  /** Exposed on the platform's shared LAN address (non-HTTP ports only). */
+  readonly lan?: boolean;
+}
+
+/** An outside host a pod may reach by name (a Cilium `toFQDNs` allow), on one TCP port. */
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** How the pod's processes run (`security`). */
+export interface SecuritySpec {
+  /** A fixed non-root uid (and gid, fsGroup) for images whose default user is root. */
+  readonly runAs?: { readonly user: number; readonly group?: number; readonly fsGroup?: number };
+  /** A reviewed exception: the image runs as root, with exactly these capabilities added. */
+  readonly rootException?: {
+    readonly reason: string;
+    readonly reviewedBy: string;
+    readonly capabilities: readonly string[];
+  };
 }
 
 /** One storage entry with its defaults applied. */
@@ -58,6 +78,8 @@ export interface ResolvedService {
   readonly kind: ServiceKind;
   readonly image?: string;
   readonly vmTemplate?: string;
+  /** `kind: vm`: the hosts (and ports) the CDI importer downloads the root disk from. */
+  readonly importFrom: readonly HostPort[];
   readonly vm: { readonly cores: number; readonly memory: string; readonly rootDiskSize: string };
   readonly exposure: Exposure;
   readonly egress: EgressClass;
@@ -65,7 +87,14 @@ export interface ResolvedService {
   readonly dependencies: readonly DependencySpec[];
   readonly inClusterClients: readonly string[];
   readonly ports: readonly PortSpec[];
-  readonly auth: { readonly mode: AuthMode; readonly apiRoutes: readonly string[] };
+  readonly auth: {
+    readonly mode: AuthMode;
+    readonly apiRoutes: readonly string[];
+    readonly skipAuthRoutes: readonly string[];
+    /** With forward-auth: the app port the proxy fronts (routed, named, or the only TCP port). */
+    readonly upstream?: PortSpec;
+  };
+  readonly security: SecuritySpec;
   readonly update: {
     readonly channel: UpdateChannel;
     readonly autoRollbackOnFailedHealth: boolean;
@@ -121,6 +150,12 @@ export interface Platform {
   readonly gpu: Readonly<Record<GpuClass, string>>;
   readonly nodes: { readonly schedulable: number };
   readonly updates: { readonly annotationPrefix: string; readonly progressDeadlineSeconds: number };
+  /** The shared LAN address for declared non-HTTP ports; absent when the platform has none. */
+  readonly lan?: {
+    readonly address: string;
+    readonly sharingKey: string;
+    readonly sourceCIDRs: readonly string[];
+  };
 }
 
 /** A Kubernetes object as plain JSON data. */

@@ -99,7 +99,7 @@ const definition = (name: string) =>
       const auth = c.vm ? 'none' : c.auth;
       if (auth !== 'default')
         lines.push(
-          `auth: { mode: ${auth}${auth === 'forward-auth' ? ", apiRoutes: ['^/api/']" : ''} }`,
+          `auth: { mode: ${auth}${auth === 'forward-auth' ? ", apiRoutes: ['^/api/'], port: http" : ''} }`,
         );
       if (c.vm && c.routed && auth === 'default') lines.push('auth: { mode: none }');
       lines.push(`update: { channel: ${c.channel}, autoRollbackOnFailedHealth: ${c.rollback} }`);

@@ -48,7 +48,8 @@ test('the example proves: every flow as declared, every peer within its declarat
   const flow = (from: string, to: string) =>
     formatPorts(reachability.flows.find((f) => f.from.id === from && f.to.id === to)?.ports ?? []);
   // A declared dependency with a declared client: exactly the proxy port.
-  assert.equal(flow('sonarr/workload', 'qbittorrent/workload'), 'TCP/4180');
+  // A declared client calls the app port behind forward-auth directly (docs/catalog.md § Forward auth).
+  assert.equal(flow('sonarr/workload', 'qbittorrent/workload'), 'TCP/8080');
   assert.equal(flow('homepage/workload', 'blog/workload'), 'TCP/8080');
   // Prometheus only where a metrics endpoint is declared, only on it.
   assert.equal(flow('platform/prometheus', 'blog/workload'), 'TCP/9113');
@@ -74,7 +75,7 @@ test('a client peer without its namespace admits pods of any name in the policy 
   // The real client, sonarr, no longer gets through: a concrete, declared flow is missing.
   assert.ok(
     found.some(
-      (f) => f.name === REACH && /sonarr cannot reach .*qbittorrent on TCP\/4180/.test(f.message),
+      (f) => f.name === REACH && /sonarr cannot reach .*qbittorrent on TCP\/8080/.test(f.message),
     ),
   );
 });
@@ -107,7 +108,7 @@ test('world egress on a VPN-class service is an undeclared flow with a witness',
     Object.keys((extra.witness as { from: object }).from).includes('k8s:app.kubernetes.io/name'),
     true,
   );
-  assert.ok(found.some((f) => f.name === PEERS && /egress\[2\]\.toEntities/.test(f.object)));
+  assert.ok(found.some((f) => f.name === PEERS && /egress\[3\]\.toEntities/.test(f.object)));
 });
 
 test('an L4-only ingress rule admits every pod: witness {}', () => {
@@ -122,7 +123,8 @@ test('an L4-only ingress rule admits every pod: witness {}', () => {
     found.some(
       (f) =>
         f.name === REACH &&
-        /an unlabelled pod in plex can reach the workload pods of blog on TCP\/8080/.test(
+        // Outside peers (named hosts, LAN clients) are listed before in-cluster ones.
+        /can reach the workload pods of blog on TCP\/8080, which no definition declares/.test(
           f.message,
         ),
     ),

@@ -36,10 +36,12 @@ test('every service directory has a kustomization listing exactly its object fil
   }
 });
 
-test('exposure: internal routes carry the ExternalDNS opt-out, public routes none', () => {
+test('exposure: internal routes carry the ExternalDNS opt-out under both prefixes, public routes none', () => {
+  // ExternalDNS v0.22.0 reads only external-dns.kubernetes.io/: the opt-out holds on both versions.
   const internal = find(objectsOf(example, 'sonarr'), 'HTTPRoute');
   assert.deepEqual(at(internal, 'metadata', 'annotations'), {
     'external-dns.alpha.kubernetes.io/controller': 'none',
+    'external-dns.kubernetes.io/controller': 'none',
   });
   const pub = find(objectsOf(example, 'plex'), 'HTTPRoute');
   assert.equal(at(pub, 'metadata', 'annotations'), undefined);
@@ -188,7 +190,7 @@ test('kind vm: VirtualMachine with a CDI-imported root disk, VMI-shaped liveness
   );
 });
 
-test('auth on: proxy sidecar, one --api-route per entry, only the proxy port exposed', () => {
+test('auth on: proxy sidecar, one --api-route and one --skip-auth-route per entry, only the proxy port exposed', () => {
   const homepage = objectsOf(example, 'homepage');
   const containers = at(
     find(homepage, 'Deployment'),
@@ -200,8 +202,9 @@ test('auth on: proxy sidecar, one --api-route per entry, only the proxy port exp
   assert.equal(containers.length, 2);
   const args = at(containers[1], 'args') as string[];
   assert.deepEqual(
-    args.filter((a) => a.startsWith('--api-route')),
-    ['--api-route=^/api/healthcheck$', '--api-route=^/api/widgets/'],
+    args.filter((a) => a.startsWith('--api-route') || a.startsWith('--skip-auth-route')),
+    // The health check is served without login (skip-auth-route); an api-route still needs one.
+    ['--api-route=^/api/widgets/', '--skip-auth-route=GET=^/api/healthcheck$'],
   );
   assert.ok(args.includes('--upstream=http://127.0.0.1:3000/'));
   assert.deepEqual(
@@ -322,11 +325,19 @@ test('regression: names YAML 1.1 reads as booleans stay strings (a service named
   );
 });
 
-test('auth without routes: the proxy fronts the lowest TCP port, which is never exposed', () => {
+test('auth without routes: the fronted port is named, never guessed; only declared clients reach it', () => {
+  const guessed = runOf({
+    'w.yaml':
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports:\n  - { name: torrent, port: 6881 }\n  - { name: web, port: 8080 }\n',
+  });
+  assert.deepEqual(
+    guessed.errors.map((e) => `${e.code}:${e.source.path}:${e.hint ?? ''}`),
+    ['CATALOG_AUTH_UPSTREAM:auth.mode:name the fronted port with auth.port'],
+  );
   const run = runOf({
     'w.yaml':
-      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth }\nports:\n  - { name: http, port: 80 }\n  - { name: admin, port: 8081 }\n  - { name: dns, port: 53, protocol: UDP }\ninClusterClients: [c]\n',
-    'c.yaml': 'name: c\nsource: { image: x:1 }\ndependencies: [{ to: w, port: 4180 }]\n',
+      'name: w\nsource: { image: x:1 }\nauth: { mode: forward-auth, port: http }\nports:\n  - { name: http, port: 80 }\n  - { name: admin, port: 8081 }\n  - { name: dns, port: 53, protocol: UDP }\ninClusterClients: [c]\n',
+    'c.yaml': 'name: c\nsource: { image: x:1 }\ndependencies: [{ to: w, port: 80 }]\n',
   });
   assert.deepEqual(run.errors, []);
   const objects = objectsOf(run, 'w');
@@ -343,11 +354,13 @@ test('auth without routes: the proxy fronts the lowest TCP port, which is never 
   const exposed = (at(find(objects, 'Service'), 'spec', 'ports') as unknown[]).map(
     (p) => `${String(at(p, 'port'))}/${String(at(p, 'protocol'))}`,
   );
-  assert.deepEqual(exposed, ['53/UDP', '4180/TCP', '8081/TCP']);
-  const clientRule = (
-    at(find(objects, 'CiliumNetworkPolicy', 'w'), 'spec', 'ingress') as unknown[]
-  ).find((r) => JSON.stringify(r).includes('"k8s:io.kubernetes.pod.namespace":"c"'));
-  assert.doesNotMatch(JSON.stringify(clientRule), /"port":"80"/);
+  // The declared client c calls the fronted port 80 directly; the policy admits it from c alone.
+  assert.deepEqual(exposed, ['53/UDP', '80/TCP', '4180/TCP', '8081/TCP']);
+  const ingress = at(find(objects, 'CiliumNetworkPolicy', 'w'), 'spec', 'ingress') as unknown[];
+  const admitting80 = ingress.filter((r) => JSON.stringify(r).includes('"port":"80"'));
+  assert.equal(admitting80.length, 1);
+  assert.match(JSON.stringify(admitting80[0]), /"k8s:io.kubernetes.pod.namespace":"c"/);
+  assert.doesNotMatch(JSON.stringify(admitting80[0]), /4180/);
   assert.deepEqual(
     run.checks.filter((c) => !c.ok),
     [],

@@ -168,7 +168,7 @@ test('defaults are materialised: an absent field renders from its default', () =
   assert.equal(web.kind, 'container');
   assert.equal(web.exposure, 'internal');
   assert.equal(web.egress, 'internet');
-  assert.deepEqual(web.auth, { mode: 'none', apiRoutes: [] });
+  assert.deepEqual(web.auth, { mode: 'none', apiRoutes: [], skipAuthRoutes: [] });
   assert.deepEqual(web.update, { channel: 'stable', autoRollbackOnFailedHealth: true });
   assert.equal(web.observability.metrics, true);
   assert.deepEqual(web.observability.livenessWorkload, { kind: 'Deployment', name: 'web' });
@@ -289,20 +289,22 @@ test('a value that fits no form of a oneOf is one error that names the forms', (
   );
 });
 
-test('a dependency on the app port behind forward-auth says to call the proxy', () => {
+test('a declared client calls the app port behind forward-auth; the login proxy is refused', () => {
+  // docs/catalog.md § Forward auth: a client's calls carry no browser session.
   const { errors } = errorsOf({
     'a.yaml':
-      'name: a\nsource: { image: x:1 }\ningressRoutes: [{ host: a.home.example.net, port: 8080 }]\ninClusterClients: [b]\n',
+      'name: a\nsource: { image: x:1 }\ningressRoutes: [{ host: a.home.example.net, port: 8080 }]\ninClusterClients: [b, c]\n',
     'b.yaml': 'name: b\nsource: { image: x:1 }\ndependencies: [{ to: a, port: 8080 }]\n',
+    'c.yaml': 'name: c\nsource: { image: x:1 }\ndependencies: [{ to: a, port: 4180 }]\n',
   });
   assert.deepEqual(
     errors.map((e) => [e.code, e.source.file, e.message, e.hint]),
     [
       [
-        'CATALOG_DEPENDENCY_PORT',
-        'catalog/b.yaml',
-        'dependencies[0].port: a serves port 8080 only through its forward-auth proxy',
-        'call the proxy on port 4180 instead',
+        'CATALOG_DEPENDENCY_PROXY',
+        'catalog/c.yaml',
+        "dependencies[0].port: a's port 4180 is its forward-auth login proxy; an in-cluster call there gets a redirect or a 401, never the API",
+        'call its app port "http" (8080) directly: c is a declared client',
       ],
     ],
   );
@@ -315,7 +317,7 @@ test('dependencies name a port of their target: it resolves to what the target e
     'auth.yaml':
       'name: auth\nsource: { image: x:1 }\ningressRoutes: [{ host: auth.home.example.net, port: 9000 }]\ninClusterClients: [b]\n',
     'b.yaml':
-      'name: b\nsource: { image: x:1 }\ndependencies:\n  - { to: a, port: http }\n  - { to: a, port: dns }\n  - { to: auth, port: http-auth }\n',
+      'name: b\nsource: { image: x:1 }\ndependencies:\n  - { to: a, port: http }\n  - { to: a, port: dns }\n  - { to: auth, port: http }\n',
   });
   assert.deepEqual(run.errors, []);
   assert.deepEqual(run.warnings, []);
@@ -323,7 +325,7 @@ test('dependencies name a port of their target: it resolves to what the target e
   assert.deepEqual(b.dependencies, [
     { to: 'a', port: 53, protocol: 'UDP' },
     { to: 'a', port: 8080, protocol: 'TCP' },
-    { to: 'auth', port: 4180, protocol: 'TCP' },
+    { to: 'auth', port: 9000, protocol: 'TCP' },
   ]);
   // The rendered egress allows exactly those ports.
   const egress = JSON.stringify(
@@ -331,7 +333,7 @@ test('dependencies name a port of their target: it resolves to what the target e
   );
   assert.match(egress, /"port":"53","protocol":"UDP"/);
   assert.match(egress, /"port":"8080","protocol":"TCP"/);
-  assert.match(egress, /"port":"4180","protocol":"TCP"/);
+  assert.match(egress, /"port":"9000","protocol":"TCP"/);
 });
 
 test('dependency port names: unknown, behind the proxy, wrong protocol, duplicate, with line and path', () => {
@@ -346,13 +348,12 @@ test('dependency port names: unknown, behind the proxy, wrong protocol, duplicat
     errors.map((e) => `${e.code}:${e.source.line}:${e.source.path}: ${e.hint ?? ''}`),
     [
       'CATALOG_DEPENDENCY_PORT:4:dependencies[0].port: a exposes: http=8080/TCP',
-      'CATALOG_DEPENDENCY_PORT:5:dependencies[1].port: name the proxy\'s port "http-auth" instead',
       'CATALOG_DEPENDENCY_PORT:6:dependencies[2].port: a exposes: http=8080/TCP',
       'CATALOG_DEPENDENCY_UNKNOWN:9:dependencies[5].to: ',
       'CATALOG_DEPENDENCY_DUPLICATE:3:dependencies: ',
     ],
   );
-  assert.match(errors[2]!.message, /a exposes no UDP port named "http"/);
+  assert.match(errors[1]!.message, /a exposes no UDP port named "http"/);
 });
 
 test('a service is never named after a system or platform namespace', () => {

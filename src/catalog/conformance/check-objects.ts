@@ -5,7 +5,7 @@
  * object it looked at, so a passing run also says what was proved.
  */
 import type { KubeObject, ResolvedService } from '../types.js';
-import { AUTH_CONTAINER } from '../render/labels.js';
+import { APP_CONTAINER, AUTH_CONTAINER } from '../render/labels.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 import { asArray, asRecord, describeObject, field, workloadOf } from './model.js';
 
@@ -214,10 +214,15 @@ function podSpecOf(workload: KubeObject): Record<string, unknown> | undefined {
   return asRecord(field(workload, 'spec', 'template', 'spec'));
 }
 
-/** No privileged, hostPath, host namespaces, CPU limit, token, supplementalGroups; hardening present. */
+/**
+ * No privileged, hostPath, host namespaces, CPU limit, token, supplementalGroups; hardening
+ * present. The one exception is explicit and reviewed: a definition's `security.rootException`
+ * lets its app container run as root with exactly the capabilities it lists.
+ */
 export const checkPodSettings: Check = (input) => {
   const out: CheckResult[] = [];
-  for (const objects of input.objects.values()) {
+  for (const [service, objects] of input.objects) {
+    const exception = serviceDef(input, service)?.security.rootException;
     for (const workload of objects.filter(
       (o) => o.kind === 'Deployment' || o.kind === 'StatefulSet',
     )) {
@@ -227,7 +232,7 @@ export const checkPodSettings: Check = (input) => {
         if (spec[host] === true) problems.push(`${host} is set`);
       if (spec.automountServiceAccountToken !== false)
         problems.push('the service-account token is mounted');
-      if (field(spec, 'securityContext', 'runAsNonRoot') !== true)
+      if (exception === undefined && field(spec, 'securityContext', 'runAsNonRoot') !== true)
         problems.push('runAsNonRoot is not set');
       if (field(spec, 'securityContext', 'seccompProfile', 'type') !== 'RuntimeDefault')
         problems.push('seccomp is not RuntimeDefault');
@@ -245,8 +250,12 @@ export const checkPodSettings: Check = (input) => {
         const drop = asArray(field(container, 'securityContext', 'capabilities', 'drop'));
         if (!drop.includes('ALL'))
           problems.push(`container ${name} does not drop ALL capabilities`);
-        if (asArray(field(container, 'securityContext', 'capabilities', 'add')).length > 0)
-          problems.push(`container ${name} adds capabilities`);
+        const added = asArray(field(container, 'securityContext', 'capabilities', 'add'));
+        const reviewed = name === APP_CONTAINER ? (exception?.capabilities ?? []) : [];
+        if (added.some((cap) => !reviewed.includes(String(cap))))
+          problems.push(`container ${name} adds capabilities no reviewed rootException lists`);
+        if (name !== APP_CONTAINER && field(container, 'securityContext', 'runAsNonRoot') === false)
+          problems.push(`container ${name} runs as root`);
         if (field(container, 'resources', 'limits', 'cpu') !== undefined)
           problems.push(`container ${name} has a CPU limit`);
       }
@@ -263,7 +272,12 @@ export const checkPodSettings: Check = (input) => {
   return out;
 };
 
-/** A service behind forward-auth never exposes the app port the proxy fronts; only the proxy's. */
+/**
+ * A service behind forward-auth lets nobody but its declared in-cluster clients reach the app
+ * port the proxy fronts: the Gateway and every route reach only the proxy's port, a Service lists
+ * the fronted port only when there are declared clients, and a policy admits it only from the
+ * clients' own pods (docs/catalog.md § Forward auth).
+ */
 export const checkAuthSurface: Check = (input) => {
   const out: CheckResult[] = [];
   const proxy = input.platform.forwardAuth.port;
@@ -289,10 +303,33 @@ export const checkAuthSurface: Check = (input) => {
       ...(definition?.ports ?? []).map((p) => p.port).filter((p) => !fronted.has(p)),
     ]);
     const problems: string[] = [];
+    const clients = definition?.inClusterClients ?? [];
+    // A rule that admits only pods of declared clients, by their namespace and workload labels.
+    const clientsOnly = (rule: unknown): boolean => {
+      if (Object.keys(asRecord(rule) ?? {}).some((k) => k !== 'fromEndpoints' && k !== 'toPorts'))
+        return false;
+      const peers = asArray(field(rule, 'fromEndpoints'));
+      return (
+        peers.length > 0 &&
+        peers.every((peer) => {
+          const labels = asRecord(field(peer, 'matchLabels')) ?? {};
+          const namespace = labels['k8s:io.kubernetes.pod.namespace'];
+          return (
+            typeof namespace === 'string' &&
+            clients.includes(namespace) &&
+            labels['app.kubernetes.io/name'] === namespace &&
+            field(peer, 'matchExpressions') === undefined
+          );
+        })
+      );
+    };
     if (!hasProxy) problems.push('the workload has no forward-auth proxy');
     for (const svc of byKind(objects, 'Service')) {
       for (const port of asArray(field(svc, 'spec', 'ports'))) {
-        if (!allowed.has(Number(field(port, 'port'))))
+        const number = Number(field(port, 'port'));
+        if (clients.length > 0 && fronted.has(number) && field(svc, 'spec', 'type') === undefined)
+          continue;
+        if (!allowed.has(number))
           problems.push(
             `Service ${svc.metadata.name} exposes app port ${String(field(port, 'port'))}`,
           );
@@ -312,7 +349,9 @@ export const checkAuthSurface: Check = (input) => {
       for (const rule of asArray(field(policy, 'spec', 'ingress'))) {
         for (const tp of asArray(field(rule, 'toPorts'))) {
           for (const port of asArray(field(tp, 'ports'))) {
-            if (!allowed.has(Number(field(port, 'port'))))
+            const number = Number(field(port, 'port'));
+            if (fronted.has(number) && clientsOnly(rule)) continue;
+            if (!allowed.has(number))
               problems.push(
                 `CiliumNetworkPolicy ${policy.metadata.name} admits port ${String(field(port, 'port'))}`,
               );
@@ -325,7 +364,11 @@ export const checkAuthSurface: Check = (input) => {
         'auth-exposes-only-proxy',
         workload ?? name,
         problems.length === 0,
-        problems.length === 0 ? `only the proxy port ${proxy} is exposed` : problems.join('; '),
+        problems.length === 0
+          ? clients.length > 0
+            ? `the Gateway reaches only the proxy port ${proxy}; the fronted port only ${clients.join(', ')}`
+            : `only the proxy port ${proxy} is exposed`
+          : problems.join('; '),
       ),
     );
   }

@@ -18,6 +18,7 @@ import {
   fromLabelSelector,
   isEverything,
   labelsFrom,
+  matches,
   overlap,
   requirement,
   selectorOf,
@@ -25,6 +26,7 @@ import {
 import type { Labels, Selector } from '../../selector/index.js';
 import { COMPONENT_LABEL, NAME_LABEL, WORKLOAD_COMPONENT } from '../render/labels.js';
 import { BASELINE_POLICY } from '../render/namespace.js';
+import { DISK_LABEL, IMPORTER_POLICY } from '../render/network-policy.js';
 import type { KubeObject } from '../types.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 import { asArray, asRecord, describeObject, field, workloadOf } from './model.js';
@@ -120,7 +122,7 @@ function selectorUses(objects: readonly KubeObject[]): SelectorUse[] {
         );
         break;
       case 'CiliumNetworkPolicy':
-        if (object.metadata.name !== BASELINE_POLICY) {
+        if (object.metadata.name !== BASELINE_POLICY && object.metadata.name !== IMPORTER_POLICY) {
           uses.push({
             object,
             where: 'spec.endpointSelector',
@@ -214,6 +216,39 @@ export function checkSelectors(input: ConformanceInput): CheckResult[] {
         ok: true,
         object,
         message: `selects exactly the pods of ${service}`,
+      });
+    }
+    // The CDI importer policy selects exactly the importer pods that download (not a blank
+    // disk's), never a workload's.
+    const importers = importerPods(objects);
+    const blank = importers.filter((pod) => pod[DISK_LABEL] === 'blank');
+    const downloading = importers.filter((pod) => pod[DISK_LABEL] !== 'blank');
+    for (const policy of objects.filter(
+      (o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === IMPORTER_POLICY,
+    )) {
+      const object = `${describeObject(policy)} spec.endpointSelector`;
+      const { selector } = fromLabelSelector(field(policy, 'spec', 'endpointSelector'), {
+        path: 'spec.endpointSelector',
+      });
+      const selectsImporters =
+        selector !== undefined &&
+        downloading.length > 0 &&
+        downloading.every((pod) => matches(selector, pod)) &&
+        !blank.some((pod) => matches(selector, pod));
+      const stray =
+        selector === undefined
+          ? undefined
+          : universe.select(selector).find((ref) => ref.owner !== undefined);
+      const ok = selectsImporters && stray === undefined;
+      results.push({
+        name: SELECTOR_CHECK,
+        ok,
+        object,
+        message: ok
+          ? `selects exactly the CDI importer pods of ${service}`
+          : stray !== undefined
+            ? `also selects ${stray.what}`
+            : `does not select the CDI importer pods of ${service}`,
       });
     }
     // The baseline must do the opposite: cover every pod of the namespace.

@@ -67,6 +67,20 @@ export function routeName(host: string, platform: Platform): string {
   return local.replace(/\./g, '-');
 }
 
+/**
+ * With `availability.acknowledgeStorageMigration`, the storage objects and a StatefulSet carry
+ * the GitOps tools' own "recreate on an immutable change" switches (Flux's force, Argo CD's
+ * Replace+Force), so applying the acknowledged change deletes and recreates them instead of
+ * failing. The acknowledgement says the data has been migrated.
+ */
+export function recreateAnnotations(service: ResolvedService): Record<string, string> {
+  if (!service.availability.acknowledgeStorageMigration) return {};
+  return {
+    'argocd.argoproj.io/sync-options': 'Force=true,Replace=true',
+    'kustomize.toolkit.fluxcd.io/force': 'enabled',
+  };
+}
+
 /** The forward-auth proxy's port name on the pod and the Service. */
 export const AUTH_PORT_NAME = 'http-auth';
 export const APP_CONTAINER = 'app';

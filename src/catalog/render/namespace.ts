@@ -20,7 +20,11 @@ export function namespace(service: ResolvedService): Namespace {
         ...commonLabels(service.name),
         // Pod Security admission as a second line behind the renderer's own defaults. A VM's
         // virt-launcher pod needs more than `restricted` allows.
-        'pod-security.kubernetes.io/enforce': service.kind === 'vm' ? 'baseline' : 'restricted',
+        // So does an app under a reviewed root exception (`restricted` forbids root).
+        'pod-security.kubernetes.io/enforce':
+          service.kind === 'vm' || service.security.rootException !== undefined
+            ? 'baseline'
+            : 'restricted',
       },
     },
   });

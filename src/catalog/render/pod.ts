@@ -22,9 +22,51 @@ function containerSecurity(): IContainer['securityContext'] {
 }
 
 /**
+ * The app container's hardening: the shared one, plus, under a reviewed root exception, exactly
+ * the capabilities it lists (everything else stays dropped) and an explicit root user.
+ */
+function appSecurity(service: ResolvedService): IContainer['securityContext'] {
+  const root = service.security.rootException;
+  if (root === undefined) return containerSecurity();
+  return {
+    allowPrivilegeEscalation: false,
+    capabilities: {
+      drop: ['ALL'],
+      ...(root.capabilities.length > 0 ? { add: [...root.capabilities] } : {}),
+    },
+    runAsNonRoot: false,
+    runAsUser: 0,
+  };
+}
+
+/**
+ * The pod's security context: non-root always, with a fixed uid/gid when `security.runAs` names
+ * one (for images whose default user is root). Under a reviewed root exception, the pod sets no
+ * user and the app container alone runs as root; the proxy sidecar stays non-root.
+ */
+export function podSecurity(service: ResolvedService): Record<string, unknown> {
+  const runAs = service.security.runAs;
+  const seccompProfile = { type: 'RuntimeDefault' };
+  if (service.security.rootException !== undefined) return { seccompProfile };
+  return {
+    runAsNonRoot: true,
+    seccompProfile,
+    ...(runAs === undefined
+      ? {}
+      : {
+          runAsUser: runAs.user,
+          ...(runAs.group !== undefined ? { runAsGroup: runAs.group } : {}),
+          ...(runAs.fsGroup !== undefined ? { fsGroup: runAs.fsGroup } : {}),
+        }),
+  };
+}
+
+/**
  * The forward-auth sidecar: an OIDC proxy in front of the app port. Its flags are those of
- * oauth2-proxy; every `auth.apiRoutes` entry becomes one `--api-route=` flag (singular, repeated),
- * and with none, every unauthenticated request is redirected to the issuer.
+ * oauth2-proxy: every `auth.apiRoutes` entry becomes one `--api-route=` (an unauthenticated
+ * request there gets a 401 instead of a redirect: still no access), and every
+ * `auth.skipAuthRoutes` entry one `--skip-auth-route=` (served without authentication: probes,
+ * health checks). Unauthenticated requests anywhere else are redirected to the issuer.
  */
 function authProxy(service: ResolvedService, platform: Platform): IContainer {
   const upstream = authUpstream(service);
@@ -45,6 +87,7 @@ function authProxy(service: ResolvedService, platform: Platform): IContainer {
       '--reverse-proxy=true',
       '--skip-provider-button=true',
       ...service.auth.apiRoutes.map((route) => `--api-route=${route}`),
+      ...service.auth.skipAuthRoutes.map((route) => `--skip-auth-route=${route}`),
     ],
     env: [
       fromSecret('OAUTH2_PROXY_CLIENT_ID', 'client-id'),
@@ -52,7 +95,13 @@ function authProxy(service: ResolvedService, platform: Platform): IContainer {
       fromSecret('OAUTH2_PROXY_COOKIE_SECRET', 'cookie-secret'),
     ],
     ports: [{ name: AUTH_PORT_NAME, containerPort: platform.forwardAuth.port, protocol: 'TCP' }],
-    securityContext: containerSecurity(),
+    securityContext: {
+      ...containerSecurity(),
+      // The pod may run its app as root under a reviewed exception; the proxy never does.
+      ...(service.security.rootException !== undefined
+        ? { runAsNonRoot: true, runAsUser: 65532 }
+        : {}),
+    },
   };
 }
 
@@ -88,7 +137,7 @@ export function podTemplate(
           })),
         }
       : {}),
-    securityContext: containerSecurity(),
+    securityContext: appSecurity(service),
     ...(service.storage.length > 0
       ? {
           volumeMounts: service.storage.map((s) => ({
@@ -112,7 +161,7 @@ export function podTemplate(
     spec: {
       automountServiceAccountToken: false,
       enableServiceLinks: false,
-      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      securityContext: podSecurity(service),
       containers,
       ...(volumes.length > 0 ? { volumes } : {}),
       ...(options.statefulSet

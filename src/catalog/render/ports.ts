@@ -1,45 +1,64 @@
 /**
  * Which ports a service exposes, decided once for the Service, the routes and the network policy
- * so they cannot disagree. With forward-auth on, the proxy's port replaces the app port it fronts: exposing an app port would let in-cluster clients bypass auth.
+ * so they cannot disagree.
+ *
+ * With forward-auth, the Gateway reaches only the proxy's port. The app port the proxy fronts is
+ * reached by the proxy over loopback, and, when the service declares in-cluster clients, by
+ * those clients directly (their calls carry no browser session, so through the proxy they would
+ * get a redirect or a 401). The Service then lists the fronted port for them; the network policy
+ * admits it from the declared clients' pods and nobody else.
  */
 import type { Platform, PortSpec, ResolvedService } from '../types.js';
 import { AUTH_PORT_NAME } from './labels.js';
 
-/**
- * The app port the forward-auth proxy forwards to: the routed port (every route of an auth
- * service targets one), or, for a service with no routes, its lowest-numbered TCP port.
- * Undefined when the service has no TCP port at all (an error for forward-auth).
- */
-export function authUpstream(
-  service: Pick<ResolvedService, 'ingressRoutes' | 'ports'>,
-): PortSpec | undefined {
-  return service.ingressRoutes[0]?.port ?? service.ports.find((p) => p.protocol === 'TCP');
+/** The app port the forward-auth proxy forwards to (resolved with the definition). */
+export function authUpstream(service: Pick<ResolvedService, 'auth'>): PortSpec | undefined {
+  return service.auth.upstream;
 }
 
 /**
- * The app ports the forward-auth proxy fronts: the routed ones and the proxy's upstream (which
- * differ only for a service without routes). They are never exposed, on any protocol, or
- * in-cluster clients could bypass auth; the service's other ports (DNS on 53, a separate
- * metrics port) are.
+ * The app ports the forward-auth proxy fronts: the routed ones and the proxy's upstream. They
+ * are never reachable from the Gateway; the service's other ports (DNS on 53, a separate
+ * metrics port) are exposed as usual.
  */
 export function frontedPorts(
-  service: Pick<ResolvedService, 'ingressRoutes' | 'ports'>,
+  service: Pick<ResolvedService, 'ingressRoutes'> & {
+    readonly auth: Pick<ResolvedService['auth'], 'upstream'>;
+  },
 ): Set<number> {
   const fronted = new Set(service.ingressRoutes.map((r) => r.port.port));
-  const upstream = authUpstream(service);
-  if (upstream !== undefined) fronted.add(upstream.port);
+  if (service.auth.upstream !== undefined) fronted.add(service.auth.upstream.port);
   return fronted;
 }
 
-/** The ports of the Service, sorted by number then protocol. */
+const byNumber = (a: PortSpec, b: PortSpec) =>
+  a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0);
+
+/** The forward-auth proxy's port. */
+export function proxyPort(platform: Platform): PortSpec {
+  return { name: AUTH_PORT_NAME, port: platform.forwardAuth.port, protocol: 'TCP' };
+}
+
+/**
+ * The ports the declared in-cluster clients reach: the app's own ports, fronted ones included
+ * (never the proxy's login). Sorted by number then protocol.
+ */
+export function clientPorts(service: ResolvedService): PortSpec[] {
+  return [...service.ports].sort(byNumber);
+}
+
+/**
+ * The ports of the Service, sorted by number then protocol. With forward-auth: the proxy's port,
+ * the ports it does not front, and the fronted ones only when declared clients call them.
+ */
 export function servicePorts(service: ResolvedService, platform: Platform): PortSpec[] {
-  if (service.auth.mode !== 'forward-auth') return [...service.ports];
+  if (service.auth.mode !== 'forward-auth') return [...service.ports].sort(byNumber);
   const fronted = frontedPorts(service);
-  const ports: PortSpec[] = [
-    { name: AUTH_PORT_NAME, port: platform.forwardAuth.port, protocol: 'TCP' },
-    ...service.ports.filter((p) => !fronted.has(p.port)),
-  ];
-  return ports.sort((a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : 1));
+  const clients = service.inClusterClients.length > 0;
+  return [
+    proxyPort(platform),
+    ...service.ports.filter((p) => clients || !fronted.has(p.port)),
+  ].sort(byNumber);
 }
 
 /** The Service port a route's backend points at: the proxy's when auth is on, else the app's. */
@@ -48,18 +67,20 @@ export function backendPort(
   route: { port: PortSpec },
   platform: Platform,
 ): PortSpec {
-  if (service.auth.mode === 'forward-auth') {
-    return { name: AUTH_PORT_NAME, port: platform.forwardAuth.port, protocol: 'TCP' };
-  }
-  return route.port;
+  return service.auth.mode === 'forward-auth' ? proxyPort(platform) : route.port;
 }
 
 /** The distinct ports the Gateway must reach, sorted. */
 export function gatewayPorts(service: ResolvedService, platform: Platform): PortSpec[] {
-  const byNumber = new Map<number, PortSpec>();
+  const found = new Map<number, PortSpec>();
   for (const route of service.ingressRoutes) {
     const port = backendPort(service, route, platform);
-    byNumber.set(port.port, port);
+    found.set(port.port, port);
   }
-  return [...byNumber.values()].sort((a, b) => a.port - b.port);
+  return [...found.values()].sort(byNumber);
+}
+
+/** The ports exposed on the platform's shared LAN address. */
+export function lanPorts(service: ResolvedService): PortSpec[] {
+  return service.ports.filter((p) => p.lan === true).sort(byNumber);
 }

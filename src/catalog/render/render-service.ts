@@ -8,9 +8,9 @@ import { LabelwiseError } from '../../base/errors.js';
 import type { KubeObject, Platform, RenderedService, ResolvedService } from '../types.js';
 import { livenessRule, serviceMonitor } from './monitoring.js';
 import { baselinePolicy, namespace } from './namespace.js';
-import { vpnEgressPolicy, workloadPolicy } from './network-policy.js';
+import { importerPolicy, vpnEgressPolicy, workloadPolicy } from './network-policy.js';
 import { routes } from './routes.js';
-import { service as serviceObject } from './service.js';
+import { lanService, service as serviceObject } from './service.js';
 import { storageObjects } from './storage.js';
 import { virtualMachine } from './vm.js';
 import { deployment, disruptionBudget, statefulSet } from './workload.js';
@@ -85,7 +85,11 @@ export function renderService(
     );
   }
   if (svc !== undefined) models.push(svc);
+  const lan = lanService(service, platform);
+  if (lan !== undefined) models.push(lan);
   models.push(...routes(service, platform), workloadPolicy(service, platform));
+  const importer = importerPolicy(service, platform);
+  if (importer !== undefined) models.push(importer);
   if (service.egress === 'vpn') models.push(vpnEgressPolicy(service, platform));
   const monitor = serviceMonitor(service, platform);
   if (monitor !== undefined) models.push(monitor);

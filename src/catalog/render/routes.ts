@@ -11,14 +11,23 @@ import type { Platform, ResolvedService } from '../types.js';
 import { commonLabels, routeName } from './labels.js';
 import { backendPort } from './ports.js';
 
+/** ExternalDNS's annotation prefixes: before v0.22.0, and from v0.22.0 on. */
+export const EXTERNAL_DNS_PREFIXES = [
+  'external-dns.alpha.kubernetes.io/',
+  'external-dns.kubernetes.io/',
+] as const;
+
 /** The ExternalDNS annotations of a route: the opt-out for internal services, none for public. */
 export function externalDnsAnnotations(
   service: Pick<ResolvedService, 'exposure'>,
   platform: Platform,
 ): Record<string, string> {
-  return service.exposure === 'internal'
-    ? { [`${platform.externalDns.annotationPrefix}controller`]: 'none' }
-    : {};
+  if (service.exposure !== 'internal') return {};
+  // ExternalDNS v0.22.0 changed its default prefix to `external-dns.kubernetes.io/` and reads no
+  // other: the opt-out is written under both prefixes (and the platform's own), so it holds on
+  // either version and through an upgrade.
+  const prefixes = new Set([platform.externalDns.annotationPrefix, ...EXTERNAL_DNS_PREFIXES]);
+  return Object.fromEntries([...prefixes].sort().map((prefix) => [`${prefix}controller`, 'none']));
 }
 
 export function routes(service: ResolvedService, platform: Platform): HTTPRoute[] {

@@ -6,7 +6,13 @@ import { PersistentVolume } from 'kubernetes-models/v1/PersistentVolume';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { Platform, ResolvedService, StorageSpec } from '../types.js';
-import { backupLabels, bulkVolumeName, commonLabels } from './labels.js';
+import { backupLabels, bulkVolumeName, commonLabels, recreateAnnotations } from './labels.js';
+
+/** `annotations` for a metadata block, only when there are any. */
+function annotated(service: ResolvedService): { annotations?: Record<string, string> } {
+  const annotations = recreateAnnotations(service);
+  return Object.keys(annotations).length > 0 ? { annotations } : {};
+}
 
 /** A longhorn claim's spec: replicated class, ReadWriteOnce, sized. */
 function longhornSpec(
@@ -58,6 +64,7 @@ export function storageObjects(
             name: s.name,
             namespace,
             labels: { ...commonLabels(service.name), ...backupLabels(s, platform) },
+            ...annotated(service),
           },
           spec: longhornSpec(s, platform),
         }),
@@ -71,7 +78,7 @@ export function storageObjects(
     const pvName = bulkVolumeName(service, s);
     out.push(
       new PersistentVolume({
-        metadata: { name: pvName, labels: commonLabels(service.name) },
+        metadata: { name: pvName, labels: commonLabels(service.name), ...annotated(service) },
         spec: {
           capacity: { storage: s.size },
           accessModes: [accessMode],
@@ -87,7 +94,12 @@ export function storageObjects(
         },
       }),
       new PersistentVolumeClaim({
-        metadata: { name: s.name, namespace, labels: commonLabels(service.name) },
+        metadata: {
+          name: s.name,
+          namespace,
+          labels: commonLabels(service.name),
+          ...annotated(service),
+        },
         spec: {
           accessModes: [accessMode],
           storageClassName: '',

@@ -6,6 +6,7 @@
  */
 import type { Platform, ResolvedService } from '../types.js';
 import { backupLabels, commonLabels, podLabels, rootDiskName } from './labels.js';
+import { DISK_LABEL } from './network-policy.js';
 import { updateAnnotations } from './workload.js';
 
 /** The plain VirtualMachine object. */
@@ -43,6 +44,7 @@ export function virtualMachine(
             labels: {
               ...commonLabels(service.name),
               ...backupLabels({ class: 'longhorn', backup: 'offcluster' }, platform),
+              [DISK_LABEL]: 'root',
             },
           },
           spec: { source, storage: storageSpec(service.vm.rootDiskSize) },
@@ -50,7 +52,11 @@ export function virtualMachine(
         ...disks.map((disk) => ({
           metadata: {
             name: disk.name,
-            labels: { ...commonLabels(service.name), ...backupLabels(disk, platform) },
+            labels: {
+              ...commonLabels(service.name),
+              ...backupLabels(disk, platform),
+              [DISK_LABEL]: 'blank',
+            },
           },
           spec: { source: { blank: {} }, storage: storageSpec(disk.size) },
         })),

@@ -7,7 +7,7 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { Platform, ResolvedService } from '../types.js';
-import { commonLabels, selectorLabels } from './labels.js';
+import { commonLabels, recreateAnnotations, selectorLabels } from './labels.js';
 import { podTemplate } from './pod.js';
 import { claimTemplates } from './storage.js';
 
@@ -61,7 +61,10 @@ export function statefulSet(
       name: service.name,
       namespace: service.name,
       labels: commonLabels(service.name),
-      annotations: updateAnnotations(service, platform, { deadlineAsAnnotation: true }),
+      annotations: {
+        ...updateAnnotations(service, platform, { deadlineAsAnnotation: true }),
+        ...recreateAnnotations(service),
+      },
     },
     spec: {
       replicas: service.availability.replicas,
