@@ -3,46 +3,55 @@
 # conntrack, busybox-static and iproute2, and builds the tiny local test image
 # `labelwise-test/busybox:latest` from the busybox-static binary (no registry is reachable).
 #
-# Contract: never hangs (every wait is bounded), never fails CI because the engine cannot run
-# here: it prints why and exits 0, and the integration tests then report themselves skipped
-# with the reason (they probe the engine and nft on their own).
+# Also installs Debian's docker-compose (the Compose scenario runs the project with it) and
+# debootstrap (the base image of the Dockerfile is seeded from Debian's packages).
+#
+# Contract: never hangs (every wait is bounded). Under CI=true, an engine that cannot be brought
+# up is a failure (exit 1): CI must not pass with the integration tests skipped. Locally it
+# prints why and exits 0, and the integration tests report themselves skipped with the reason.
 set -u
 
 log() { printf 'setup-docker: %s\n' "$*"; }
+give_up() {
+  log "$*"
+  if [ "${CI:-}" = "true" ]; then
+    log "CI=true: the Docker Engine is required"
+    exit 1
+  fi
+  exit 0
+}
 export DEBIAN_FRONTEND=noninteractive
 
 IMAGE="${LABELWISE_TEST_IMAGE:-labelwise-test/busybox:latest}"
 DOCKERD_LOG="${DOCKERD_LOG:-/tmp/labelwise-dockerd.log}"
 
 if [ "$(id -u)" != "0" ]; then
-  log "not root: skipping Docker/nftables setup (integration tests will report skipped)"
-  exit 0
+  give_up "not root: skipping Docker/nftables setup (integration tests will report skipped)"
 fi
 
 need_install=0
-for bin in dockerd nft conntrack ip; do
+for bin in dockerd nft conntrack ip docker-compose debootstrap; do
   command -v "$bin" >/dev/null 2>&1 || need_install=1
 done
 # The test image needs the static busybox: a dynamic one would not run in an empty rootfs.
 if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then need_install=1; fi
 if [ "$need_install" = 1 ]; then
-  log "installing docker.io nftables conntrack busybox-static iproute2"
+  log "installing docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap"
   if ! timeout 600 apt-get update -qq >/dev/null; then
     log "apt-get update failed; continuing with what is installed"
   fi
   if ! timeout 900 apt-get install -y -qq --no-install-recommends \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-    docker.io nftables conntrack busybox-static iproute2 >/tmp/labelwise-apt.log 2>&1; then
-    log "apt-get install failed (see /tmp/labelwise-apt.log); integration tests will skip"
+    docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap \
+    >/tmp/labelwise-apt.log 2>&1; then
     tail -n 20 /tmp/labelwise-apt.log
-    exit 0
+    give_up "apt-get install failed (see /tmp/labelwise-apt.log); integration tests will skip"
   fi
 fi
 
 # The docker.io package's CLI may be shadowed by another one on PATH; both speak the same API.
 if ! command -v dockerd >/dev/null 2>&1; then
-  log "dockerd not found after install; integration tests will skip"
-  exit 0
+  give_up "dockerd not found after install; integration tests will skip"
 fi
 
 if ! timeout 10 docker info >/dev/null 2>&1; then
@@ -58,9 +67,8 @@ if ! timeout 10 docker info >/dev/null 2>&1; then
     sleep 1
   done
   if [ "$ok" != 1 ]; then
-    log "dockerd did not become ready within 60 s; integration tests will skip. Last log lines:"
     tail -n 30 "$DOCKERD_LOG" 2>/dev/null
-    exit 0
+    give_up "dockerd did not become ready within 60 s; integration tests will skip (log above)"
   fi
 fi
 log "dockerd is ready: $(timeout 10 docker version --format '{{.Server.Version}}' 2>/dev/null)"
@@ -83,8 +91,7 @@ if ! timeout 20 docker image inspect "$IMAGE" >/dev/null 2>&1; then
   echo 'root:x:0:' >"$rootfs/etc/group"
   if ! tar -C "$rootfs" -c . | timeout 120 docker import \
     -c 'ENV PATH=/bin' -c 'CMD ["/bin/sh"]' - "$IMAGE" >/dev/null; then
-    log "docker import failed; integration tests will skip"
-    exit 0
+    give_up "docker import failed; integration tests will skip"
   fi
 fi
 log "test image $IMAGE ready"

@@ -4,6 +4,7 @@
  * and network a test creates so that cleanup removes all of them, even after a failure.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { test } from 'node:test';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 
@@ -176,6 +177,53 @@ export function findDockerd(): { pid: number; cmdline: string[] } | undefined {
     } catch {
       // The process ended while we looked.
     }
+  }
+  return undefined;
+}
+
+/**
+ * Registers the prerequisites of an integration suite: locally a missing one only skips the
+ * suite (the reason is returned for `skip`); under `CI=true` it is also a failing test, so CI
+ * never passes a suite that did not run.
+ */
+export function requirePrerequisites(
+  suite: string,
+  reason: string | undefined,
+): string | undefined {
+  if (reason !== undefined && process.env.CI === 'true') {
+    test(`${suite}: prerequisites (CI=true)`, () => {
+      throw new Error(`${suite} cannot run under CI=true: ${reason}`);
+    });
+  }
+  return reason;
+}
+
+/**
+ * Stops dockerd (SIGTERM), runs `whileDown`, and starts it again with the same command line;
+ * resolves once `docker info` answers. Needs dockerd started with --live-restore (containers
+ * keep running meanwhile); returns the reason when it cannot.
+ */
+export async function restartDockerd(whileDown: () => Promise<void>): Promise<string | undefined> {
+  const dockerd = findDockerd();
+  const cmdline = dockerd?.cmdline ?? [];
+  if (dockerd === undefined || !cmdline.includes('--live-restore'))
+    return 'dockerd does not run with --live-restore (.ci/setup-docker.sh starts it that way)';
+  process.kill(dockerd.pid, 'SIGTERM');
+  try {
+    await waitFor('dockerd to stop', () => findDockerd()?.pid !== dockerd.pid, 30_000, 100);
+    await whileDown();
+  } finally {
+    const restarted = spawn(cmdline[0] as string, cmdline.slice(1), {
+      detached: true,
+      stdio: 'ignore',
+    });
+    restarted.unref();
+    await waitFor(
+      'dockerd to answer again',
+      () => sh('docker', ['info', '--format', '{{.ServerVersion}}'], 10_000).code === 0,
+      60_000,
+      500,
+    );
   }
   return undefined;
 }
