@@ -192,3 +192,15 @@ test('a peer kind outside the model is reported, not ignored', () => {
     ),
   );
 });
+
+test('a toFQDNs allow on a VPN-class service names the host it opens', () => {
+  const objects = objectsAfter('sonarr', (p) =>
+    p.spec.egress.push({
+      toFQDNs: [{ matchName: 'tracker.example.org' }],
+      toPorts: [{ ports: [{ port: '443', protocol: 'TCP' }] }],
+    }),
+  );
+  const peer = failures(objects).find((f) => f.name === PEERS && /toFQDNs\[0\]/.test(f.object));
+  assert.ok(peer, 'the undeclared host is reported');
+  assert.deepEqual(peer.witness, { 'reserved:world': '', 'fqdn:name': 'tracker.example.org' });
+});

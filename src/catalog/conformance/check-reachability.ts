@@ -16,6 +16,7 @@ import type { KubeObject, Platform, ResolvedService } from '../types.js';
 import type { Peer, PolicyRule, PortRange } from './cilium-policy.js';
 import type { DeclaredRule, DeclaredService } from './declared-flows.js';
 import { declaredFlows } from './declared-flows.js';
+import { FQDN_KEY } from './cilium-labels.js';
 import type { Endpoint } from './endpoints.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 import type { PortSet } from './port-sets.js';
@@ -164,7 +165,15 @@ function covered(
         (peer.fqdn?.matchName !== undefined &&
           (r.peer.hosts ?? []).some((h) => dnsMatches(peer.fqdn as { matchName: string }, h))),
     );
-    return inside.length > 0 ? { rules: inside } : { witness: witnessOf(peer.selector) };
+    // The witness of an outside peer is the name or block it opens.
+    const outside: Labels =
+      peer.cidr !== undefined
+        ? { 'reserved:world': '', cidr: peer.cidr }
+        : {
+            'reserved:world': '',
+            [FQDN_KEY]: peer.fqdn?.matchName ?? peer.fqdn?.matchPattern ?? '',
+          };
+    return inside.length > 0 ? { rules: inside } : { witness: outside };
   }
   const inside = rules.filter((r) =>
     r.peer.selectors.some((d) => subsumes(d, peer.selector).subsumes),
@@ -231,7 +240,7 @@ function proveRules(
                 name: PEERS_PROVED_CHECK,
                 ok: false,
                 object,
-                message: `${direction === 'ingress' ? 'admits' : 'lets ' + endpoint.what + ' reach'} peers no definition declares for ${endpoint.what}${within.witness === undefined ? '' : `, e.g. one labelled ${JSON.stringify(within.witness)}`}`,
+                message: `${direction === 'ingress' ? `admits to ${endpoint.what}` : `lets ${endpoint.what} reach`} peers no definition declares${within.witness === undefined ? '' : `, e.g. one labelled ${JSON.stringify(within.witness)}`}`,
                 ...(within.witness === undefined ? {} : { witness: within.witness }),
               });
               continue;
