@@ -13,12 +13,12 @@ import type { Diagnostic } from '../src/base/index.js';
 import type { FleetMatrix } from '../src/fleet/index.js';
 import { buildReport, renderReportPages } from '../src/repo/index.js';
 import type { StageRun } from '../src/repo/index.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/capabilities.js';
 import type { BenchReport } from './harness.js';
 import { rng, timeOnce } from './harness.js';
 
 const HOSTS = 20_000;
 const LAYERS = 40;
-const CHROMIUM = '/usr/bin/chromium';
 
 function fleet(): {
   matrix: FleetMatrix;
@@ -71,14 +71,7 @@ async function loadTime(file: string, pager: boolean): Promise<number | undefine
   try {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
     });
   } catch {
     return undefined;

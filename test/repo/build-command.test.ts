@@ -1,22 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { BuildReport } from '../../src/repo/index.js';
+import { withTempDir } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 
-async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'labelwise-build-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTemp = (fn: (dir: string) => Promise<void>): Promise<void> => withTempDir('build', fn);
 
 async function edit(path: string, from: string | RegExp, to: string): Promise<void> {
   const text = await readFile(path, 'utf8');
@@ -48,7 +41,14 @@ test('labelwise build examples/homelab exits 0 and writes every output with a fu
     assert.ok((await readdir(join(out, 'policy'))).includes('compiled.json'));
     assert.deepEqual(JSON.parse(await readFile(join(out, 'report.json'), 'utf8')), report);
     const html = await readFile(join(out, 'report.html'), 'utf8');
-    for (const id of ['summary', 'diagnostics', 'fleet-matrix', 'anchor-claims', 'catalog-services', 'policy-matrix'])
+    for (const id of [
+      'summary',
+      'diagnostics',
+      'fleet-matrix',
+      'anchor-claims',
+      'catalog-services',
+      'policy-matrix',
+    ])
       assert.ok(html.includes(`id="${id}"`), id);
   }));
 

@@ -56,7 +56,9 @@ for (const [module, docs] of Object.entries(DOCS)) {
     const docText = docs.map((d) => readFileSync(join(ROOT, d), 'utf8')).join('\n');
     const tests = testSources();
     // A row's first cell may list several codes: | `A`, `B` | cause | fix |
-    const undocumented = codes.filter((c) => !new RegExp(`^\\|[^|\\n]*\`${c}\``, 'm').test(docText));
+    const undocumented = codes.filter(
+      (c) => !new RegExp(`^\\|[^|\\n]*\`${c}\``, 'm').test(docText),
+    );
     const untested = codes.filter((c) => !tests.includes(c));
     assert.deepEqual(undocumented, [], `codes without a row in ${docs.join(', ')}`);
     assert.deepEqual(untested, [], 'codes no test uses');

@@ -1,24 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RepoReader } from '../../src/base/index.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { readRepoConfig } from '../../src/repo/index.js';
 import type { BuildReport } from '../../src/repo/index.js';
+import { withTempDir } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 
-async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'labelwise-config-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTemp = (fn: (dir: string) => Promise<void>): Promise<void> => withTempDir('config', fn);
 
 async function build(cwd: string, ...args: string[]) {
   const io = memoryIO({ cwd });

@@ -6,24 +6,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeOwnedDirectory, MANIFEST } from '../../src/base/index.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { withTempDir } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 const SECRET = 'labelwise-secret-4f1c9a';
 
-async function withTemp(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'labelwise-hostile-'));
-  try {
-    await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const withTemp = (fn: (dir: string) => Promise<void>): Promise<void> => withTempDir('hostile', fn);
 
 async function build(cwd: string, ...args: string[]) {
   const io = memoryIO({ cwd });

@@ -9,7 +9,7 @@ import { buildReport, renderReportHtml, renderReportPages } from '../../src/repo
 import type { StageRun } from '../../src/repo/index.js';
 import type { AnchorClaims } from '../../src/anchor/index.js';
 import type { FleetMatrix } from '../../src/fleet/index.js';
-import { CHROMIUM, skipWithout } from '../support/capabilities.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipWithout } from '../support/capabilities.js';
 import { pageName } from '../../src/repo/report/html.js';
 
 const fleetData: FleetMatrix = {
@@ -93,15 +93,6 @@ const runs: StageRun[] = [
   },
 ];
 
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-
 /** The same diagnostic twice: the report shows it once with a count of 2. */
 const repeated: StageRun = {
   module: 'policy',
@@ -181,7 +172,7 @@ test('a large fleet is paged: the page stays small and every host has a page of 
 test('report.html renders in headless Chromium at desktop and phone widths, loading nothing external', async (t) => {
   if (skipWithout(t, 'chromium')) return;
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-report-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   try {
     const file = join(dir, 'report.html');
     await writeFile(
@@ -251,7 +242,7 @@ test('the fleet pager in Chromium: pages, searches and links each host to its pa
   hosts.push('odd/host name');
   const matrix: FleetMatrix = { hosts, layers: ['base'], applies: hosts.map(() => [true]) };
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-pager-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   try {
     const file = join(dir, 'report.html');
     await writeFile(file, renderReportHtml(buildReport('repo', [], []), { fleet: matrix }));

@@ -12,6 +12,15 @@ import type { TestContext } from 'node:test';
 export type Capability = 'docker' | 'nft' | 'conntrack' | 'chromium' | 'git' | 'dist' | 'cedar';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** Headless Chromium on a machine with no network: without these it tries to reach Google. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function commandWorks(command: string, args: readonly string[], timeout = 10_000): boolean {
