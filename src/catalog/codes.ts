@@ -1,7 +1,8 @@
 /**
  * The catalog's diagnostic codes, with what each means. Stable: never renamed or reused; each
  * has a row in docs/catalog.md § Error codes and is exercised by at least one test
- * (test/catalog/codes.test.ts checks both).
+ * (test/catalog/codes.test.ts checks both). Retired, never to be reused: CATALOG_FILE_TOO_LARGE
+ * (now the reader's READ_TOO_LARGE) and CATALOG_WRITE_FAILED (now the writer's OUT_* codes).
  */
 export const CATALOG_CODES = {
   CATALOG_YAML_SYNTAX: 'a catalog file is not valid YAML (syntax, duplicate key, aliases, depth)',
@@ -55,8 +56,6 @@ export const CATALOG_CODES = {
   CATALOG_GOLDEN_DIFF: 'the apps directory does not reproduce from the catalog',
   CATALOG_IMMUTABLE_FIELD: 'the new render changes a field the API server forbids changing',
   CATALOG_UNREADABLE: 'a catalog or apps directory cannot be read',
-  CATALOG_FILE_TOO_LARGE: 'a catalog file is over the size limit',
-  CATALOG_WRITE_FAILED: 'the apps directory cannot be written',
 } as const;
 
 export type CatalogCode = keyof typeof CATALOG_CODES;

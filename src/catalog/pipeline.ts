@@ -63,10 +63,13 @@ export function catalogDiagnostic(
 function checkDiagnostics(checks: readonly CheckResult[], loaded: LoadedCatalog): Diagnostic[] {
   const definitionFiles = new Map(loaded.services.map((s) => [s.name, s.file]));
   const definitionOf = (object: string): { file?: string } => {
-    // `Kind namespace/name …` or `Namespace name`: each service renders into its own namespace.
+    // `Kind namespace/name …`, `Namespace name` or `service name`: each service renders into its
+    // own namespace.
     const match = /^(\S+) (?:([^/\s]+)\/)?(\S+)/.exec(object);
     const service =
-      match === null ? undefined : (match[2] ?? (match[1] === 'Namespace' ? match[3] : undefined));
+      match === null
+        ? undefined
+        : (match[2] ?? (match[1] === 'Namespace' || match[1] === 'service' ? match[3] : undefined));
     const file = service === undefined ? undefined : definitionFiles.get(service);
     return file === undefined ? {} : { file };
   };
