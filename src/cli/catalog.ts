@@ -10,6 +10,7 @@ import {
   RepoReader,
   diagnosticFromError,
   diagnosticsJson,
+  escapeControl,
   formatDiagnostic,
   isWithin,
   sortDiagnostics,
@@ -286,9 +287,11 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   return runProgram(program, args, exit);
 }
 
+/** A patch for the terminal: every line escaped (the checked-in side is input), then coloured. */
 function colourPatch(io: CliIO, patch: string): string {
   return patch
     .split('\n')
+    .map((line) => escapeControl(line, true))
     .map((line) =>
       line.startsWith('+') && !line.startsWith('+++')
         ? paint(io, 'green', line)

@@ -148,3 +148,15 @@ test('--json of check and render carries the base shape: diagnostics with counts
     assert.deepEqual(schema && [schema.file, schema.line], ['catalog/web.yaml', 4]);
   }
 });
+
+test('a checked-in file with terminal escapes is shown escaped in the diff', async (t) => {
+  const dir = workspace(t);
+  assert.equal(await run(['render', 'catalog', '--out', 'apps'], memoryIO({ cwd: dir })), 0);
+  const file = join(dir, 'apps/blog/service-blog.yaml');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}# \u001b]0;pwned\u0007\u001b[2J\n`);
+  const io = memoryIO({ cwd: dir });
+  assert.equal(await run(['check', 'catalog', '--apps', 'apps'], io), 2);
+  // eslint-disable-next-line no-control-regex -- the point: no raw control character is printed
+  assert.doesNotMatch(io.out, /[\u0000-\u0008\u000b-\u001f\u007f]/);
+  assert.match(io.out, /^-# .*pwned/m);
+});
