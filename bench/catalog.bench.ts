@@ -132,8 +132,14 @@ export async function bench(): Promise<BenchReport> {
   if (failed.length > 0)
     throw new Error(`benchmark catalog fails the reachability proof: ${failed[0]?.message ?? ''}`);
 
+  const validateOnce = (): number => {
+    let problems = 0;
+    for (const object of objects) problems += validateUpstream(object, upstream).length;
+    return problems;
+  };
   const renderTimes: number[] = [];
   const proofTimes: number[] = [];
+  const validateTimes: number[] = [];
   const serializeTimes: number[] = [];
   const fullTimes: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -144,6 +150,9 @@ export async function bench(): Promise<BenchReport> {
     const s = await timeOnce(serializeOnce);
     consume(s.value);
     serializeTimes.push(s.ms);
+    const v = await timeOnce(validateOnce);
+    consume(v.value);
+    validateTimes.push(v.ms);
     const p = await timeOnce(proveOnce);
     consume(p.value.results.length);
     proofTimes.push(p.ms);
@@ -157,6 +166,7 @@ export async function bench(): Promise<BenchReport> {
   const serialize = median(serializeTimes);
   const full = median(fullTimes);
   const proof = median(proofTimes);
+  const validation = median(validateTimes);
   const results: BenchResult[] = [
     {
       name: `render ${SERVICES} services (parse, validate, build, emit)`,
@@ -168,6 +178,11 @@ export async function bench(): Promise<BenchReport> {
       name: `yaml.stringify of the same ${objects.length} objects (floor)`,
       msTotal: serialize,
       msPerService: serialize / SERVICES,
+    },
+    {
+      name: `of which upstream CRD validation (strict + CEL)`,
+      msTotal: validation,
+      msPerService: validation / SERVICES,
     },
     { name: `full run incl. conformance checks`, msTotal: full, msPerService: full / SERVICES },
     {
