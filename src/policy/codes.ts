@@ -1,6 +1,7 @@
 /**
  * The diagnostic and error codes of `src/policy`, with what each means. Every code has a row in
  * docs/policy.md and is exercised by a test. Codes are stable: never renamed or reused.
+ * Retired (no longer produced, documented as such, never reused): POLICY_INVALID_PARENT.
  */
 export const POLICY_CODES = {
   // Reading and YAML
@@ -71,8 +72,6 @@ export const POLICY_CODES = {
   POLICY_MATRIX_UNKNOWN: 'matrix --explain names no row or client',
   POLICY_EXPECTATION_INVALID: 'a malformed expectations file entry',
   POLICY_EXPECTATION_FAILED: 'an expectation does not hold',
-  /** Kept for stability; no longer produced (a foreign-group Server parentRef is ignored). */
-  POLICY_INVALID_PARENT: 'retired: a Server parentRef outside policy.linkerd.io',
 } as const;
 
 export type PolicyCode = keyof typeof POLICY_CODES;
