@@ -3,7 +3,7 @@
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
  */
-import { LabelwiseError } from '../base/errors.js';
+import { LabelwiseError, diagnosticFromError, diagnosticsJson } from '../base/index.js';
 import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
 import { formatError } from './format-error.js';
 import { VERSION } from './version.js';
@@ -105,7 +105,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return await module.run(rest, io);
   } catch (error) {
     if (error instanceof LabelwiseError) {
-      if (json) printJson(io, { error: error.toJSON() });
+      // `error` is the selector commands' documented shape; `diagnostics` the one shape for all.
+      if (json)
+        printJson(io, {
+          error: error.toJSON(),
+          ...diagnosticsJson([diagnosticFromError(error, name)]),
+        });
       else io.stderr(`labelwise ${name}: ${formatError(error)}\n`);
       return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
     }
