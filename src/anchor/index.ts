@@ -27,6 +27,12 @@ export type { DaemonDeps, ReconcileOutcome } from './daemon.js';
 export { AnchorDaemon } from './daemon.js';
 export type { RunOptions } from './run.js';
 export { runAnchorDaemon } from './run-lazy.js';
+export type { AnchorMode } from './mode.js';
+export { parseLogLevel, selectMode } from './mode.js';
+export type { DefaultRoute, Resolver, RoutePort, ServiceAnchorDeps } from './service-anchor.js';
+export { ServiceAnchor, pickGateways } from './service-anchor.js';
+export type { ServiceAnchorConfig } from './service-anchor-config.js';
+export { loadServiceAnchorConfig, parseGatewayIps } from './service-anchor-config.js';
 export type { PortClaim, PortRequest } from './port-claims.js';
 export { claimPorts } from './port-claims.js';
 export type {
