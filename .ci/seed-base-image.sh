@@ -46,7 +46,7 @@ rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 # The machine's trust store: where registries are reached through a TLS proxy with its own CA,
 # npm inside the build must trust the same CAs as npm here.
 ca_env=()
-ca_file="${NODE_EXTRA_CA_CERTS:-}"
+ca_file="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
 if [ -n "$ca_file" ] && [ -f "$ca_file" ]; then
   install -D -m 0644 "$ca_file" "$rootfs/etc/ssl/certs/labelwise-extra-ca.crt"
   ca_env=(-c 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/labelwise-extra-ca.crt')
