@@ -108,7 +108,7 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
         attrs: {
           container: info.name,
           label: error.source.label ?? EXPOSE_LABEL,
-          error: error.message,
+          err: error.message, // anchord's attribute name for the error
         },
       });
       continue;

@@ -422,3 +422,22 @@ for (const row of service.resolveInterval) {
 test(title(service.gatewayHostname.upstream, 'the gateway hostname defaults to anchord'), () => {
   assert.equal(loadServiceAnchorConfig({}).config.gatewayHostname, service.gatewayHostname.default);
 });
+
+test('anchord internal/discovery/discovery.go: slog.Warn("invalid expose labels", "container", …, "err", err)', async () => {
+  const { plan } = await import('../../../../src/anchor/plan.js');
+  const { parseEqualityList } = await import('../../../../src/selector/index.js');
+  const { container, snapshot } = await import('../../helpers.js');
+  const planned = plan(
+    snapshot([
+      container('lone-comma', { role: 'a', 'anchord.expose': ',' }, [
+        { name: 'transit', ipv4: '172.20.0.2' },
+      ]),
+    ]),
+    { scope: parseEqualityList('role=a'), excludeNetworks: [] },
+  );
+  const notice = planned.notices.find((n) => n.msg === 'invalid expose labels');
+  assert.equal(notice?.level, 'warn');
+  assert.equal(notice?.attrs.container, 'lone-comma');
+  assert.equal(typeof notice?.attrs.err, 'string');
+  assert.equal(planned.entries.length, 0);
+});
