@@ -51,7 +51,7 @@ if [ -n "$ca_file" ] && [ -f "$ca_file" ]; then
   install -D -m 0644 "$ca_file" "$rootfs/etc/ssl/certs/labelwise-extra-ca.crt"
   ca_env=(-c 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/labelwise-extra-ca.crt')
 fi
-if ! chroot "$rootfs" /usr/local/bin/node -e 'process.exit(0)'; then
+if ! env -u NODE_EXTRA_CA_CERTS chroot "$rootfs" /usr/local/bin/node -e 'process.exit(0)'; then
   log "node does not run in the seeded root file system"
   exit 1
 fi
