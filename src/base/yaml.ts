@@ -116,11 +116,44 @@ function depthOf(root: unknown, limit: number): number {
   return deepest;
 }
 
+/**
+ * What the yaml library throws for hostile or broken input, not for a bug: a ReferenceError
+ * (unknown alias, too many alias expansions), a RangeError (recursion past the stack), or a
+ * plain Error about a merge key whose source is not a mapping.
+ */
+function isInputError(error: unknown): boolean {
+  if (error instanceof ReferenceError || error instanceof RangeError) return true;
+  return error instanceof Error && error.message.startsWith('Merge sources must be');
+}
+
+/** The position of the first merge key (`<<`) in a document, for a merge error. */
+function mergeKeyAt(doc: Document, position: (offset: number) => Position): Position | undefined {
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node) || isSeq(node)) {
+      for (const item of node.items as unknown[]) {
+        if (isPair(item)) {
+          // With merge keys on, the key's value is a symbol; its source text is `<<`.
+          if (isScalar(item.key) && (item.key.source === '<<' || item.key.value === '<<')) {
+            const offset = rangeStart(item.key);
+            if (offset !== undefined) return position(offset);
+          }
+          stack.push(item.value);
+        } else stack.push(item);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** What the yaml library's first message line says, in words for the user's file. */
 function readable(message: string): string {
   const first = message.split('\n')[0] ?? message;
   if (first.includes('Maximum call stack size exceeded'))
     return 'the document nests too deeply to read (collections inside collections)';
+  if (first.startsWith('Merge sources must be'))
+    return 'a merge key (<<) must name a mapping, or a list of mappings';
   if (first.includes('Excessive alias count'))
     return 'too many alias expansions (a YAML "billion laughs" document?)';
   return first;
@@ -166,8 +199,8 @@ export function parseYamlDocuments(text: string, options: YamlOptions): YamlResu
       merge: options.merge ?? false,
     });
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    problem(readable(error.message), { line: 1, column: 1 });
+    if (!isInputError(error)) throw error;
+    problem(readable((error as Error).message), { line: 1, column: 1 });
     return { documents: [], diagnostics };
   }
   const list: Document[] = Array.isArray(parsed) ? parsed : [];
@@ -202,8 +235,8 @@ export function parseYamlDocuments(text: string, options: YamlOptions): YamlResu
     } catch (error) {
       // yaml throws a ReferenceError for excessive alias expansion or an unknown alias, and a
       // RangeError for recursion past the stack: hostile input, not a bug.
-      if (!(error instanceof ReferenceError || error instanceof RangeError)) throw error;
-      problem(readable(error.message), start);
+      if (!isInputError(error)) throw error;
+      problem(readable((error as Error).message), mergeKeyAt(doc, position) ?? start);
       return;
     }
     if (isCircular(value)) {

@@ -63,6 +63,18 @@ test('merge keys only when asked (Compose reads them)', () => {
   assert.ok('<<' in plain.svc);
 });
 
+test('a merge key on a non-mapping is a diagnostic at the key, never a crash', () => {
+  for (const text of ['a: &x 1\nb:\n  <<: *x\n', 'a: [1]\nb:\n  <<: [*a]\n']) {
+    const { documents, diagnostics } = parseYamlDocuments(text, { file, merge: true });
+    assert.equal(documents.length, 0);
+    assert.match(diagnostics[0]?.message ?? '', /merge key \(<<\) must name a mapping/);
+    assert.equal(diagnostics[0]?.line, 3);
+  }
+  const typo = parseYamlDocuments('b:\n  <<: *typo\n', { file, merge: true });
+  assert.equal(typo.documents.length, 0);
+  assert.equal(typo.diagnostics.length, 1);
+});
+
 test('a single-document file with two documents is a diagnostic on the second', () => {
   const { document, diagnostics } = parseYamlDocument('a: 1\n---\nb: 2\n', { file });
   assert.deepEqual(document?.value, { a: 1 });
