@@ -101,7 +101,9 @@ test('a policy that admits the fronted port from an undeclared peer fails auth-e
   );
   const policy = objects
     .get('qbittorrent')!
-    .find((o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === 'qbittorrent') as {
+    .find(
+      (o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === 'qbittorrent',
+    ) as unknown as {
     spec: { ingress: { fromEntities?: string[] }[] };
   };
   policy.spec.ingress.push({
