@@ -43,6 +43,20 @@ interface AuthorizeFlags extends SettingsFlags {
   clientIp: string;
   precedence: 'linkerd' | 'gateway-api';
   expect?: 'allow' | 'deny' | '404';
+  rate?: string;
+  totalRate?: string;
+}
+
+/** A requests-per-second flag: a positive number, or a clear error naming the flag. */
+function parseRate(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const rate = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(rate > 0))
+    throw new LabelwiseError(
+      'CLI_USAGE',
+      `${flag} ${JSON.stringify(value)} must be a positive number of requests per second`,
+    );
+  return rate;
 }
 
 function parseHeader(item: string): [string, string] {
@@ -61,6 +75,15 @@ export function meetsExpectation(d: Decision, expect: 'allow' | 'deny' | '404'):
   if (expect === 'allow') return d.decision === 'allow';
   if (expect === '404') return d.decision === 'not-found';
   return d.decision === 'deny' || d.decision === 'refused';
+}
+
+function rates(flags: AuthorizeFlags): { rate?: number; totalRate?: number } {
+  const rate = parseRate(flags.rate, '--rate');
+  const totalRate = parseRate(flags.totalRate, '--total-rate');
+  return {
+    ...(rate === undefined ? {} : { rate }),
+    ...(totalRate === undefined ? {} : { totalRate }),
+  };
 }
 
 async function authorizeCommand(
@@ -88,6 +111,7 @@ async function authorizeCommand(
     ...(flags.identity === undefined ? {} : { identity: flags.identity }),
     clientIp: flags.clientIp,
     precedence: flags.precedence,
+    ...rates(flags),
   });
   const met = flags.expect === undefined ? undefined : meetsExpectation(decision, flags.expect);
   if (flags.json) {
@@ -222,6 +246,11 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
         .choices(['linkerd', 'gateway-api'])
         .default('linkerd'),
     )
+    .option(
+      '--rate <rps>',
+      'requests per second this client sends, for HTTPLocalRateLimitPolicy (429 past the limit)',
+    )
+    .option('--total-rate <rps>', 'requests per second of all clients together (default: --rate)')
     .addOption(
       new Option(
         '--expect <decision>',
