@@ -123,26 +123,125 @@ interface LeafEntry<T> {
   readonly template: Template;
 }
 
-interface Leaf<T> {
-  /** Entries by method; `*` holds routes without a method list. Each list is in tie order. */
-  readonly byMethod: Map<string, LeafEntry<T>[]>;
+/**
+ * The routes ending at one node. `methods[i]` is a method (`*` for routes without a method
+ * list) and `entries[i]` the first route added for it: values added first win ties, so later
+ * routes of the same shape and method are never returned. Parallel arrays scanned with `===`
+ * (a handful of methods) replace a Map keyed by strings.
+ */
+class Leaf<T> {
+  readonly methods: string[] = [];
+  readonly entries: LeafEntry<T>[] = [];
+
+  add(method: string, entry: LeafEntry<T>): void {
+    if (!this.methods.includes(method)) {
+      this.methods.push(method);
+      this.entries.push(entry);
+    }
+  }
+
+  /** A route naming the method beats one without a method list (Linkerd's method score). */
+  lookup(method: string): LeafEntry<T> | undefined {
+    const methods = this.methods;
+    let any: LeafEntry<T> | undefined;
+    for (let i = 0; i < methods.length; i++) {
+      const m = methods[i] as string;
+      if (m === method) return this.entries[i];
+      if (m === '*') any = this.entries[i];
+    }
+    return any;
+  }
 }
 
 /** A hash of `text[start, end)`, computed in place: no substring to allocate and hash. */
 function segmentHash(text: string, start: number, end: number): number {
   let h = end - start;
   for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return h;
+  return h ^ (h >>> 15);
 }
 
+/** Whether `path[start, start + text.length)` is `text`: a char loop the compiler inlines. */
+function sameAt(text: string, path: string, start: number): boolean {
+  for (let k = 0; k < text.length; k++)
+    if (text.charCodeAt(k) !== path.charCodeAt(start + k)) return false;
+  return true;
+}
+
+const NO_SLOTS = new Int32Array(1);
+
+/** Static children above this many are found through the node's hash table instead of a scan. */
+const SCAN_LIMIT = 8;
+
 class Node<T> {
-  statics = new Map<string, Node<T>>();
-  staticList: [string, Node<T>][] = [];
-  /** Static children by {@link segmentHash}, for nodes with many (collisions share a list). */
-  byHash = new Map<number, [string, Node<T>][]>();
+  /** Static children: texts and nodes in insertion order (parallel arrays). */
+  readonly texts: string[] = [];
+  readonly children: Node<T>[] = [];
+  /**
+   * Open-addressing table over the static children, kept for nodes with many: `slots[i]` is a
+   * child index + 1 (0: empty), `hashes[i]` its {@link segmentHash}. Load stays at most a half.
+   */
+  slots: Int32Array = NO_SLOTS;
+  hashes: Int32Array = NO_SLOTS;
+  mask = 0;
   param: Node<T> | undefined;
   rest: Leaf<T> | undefined;
   leaf: Leaf<T> | undefined;
+
+  /** The static child for `text`, created when missing. */
+  staticChild(text: string): Node<T> {
+    const index = this.texts.indexOf(text);
+    if (index >= 0) return this.children[index] as Node<T>;
+    const node = new Node<T>();
+    this.texts.push(text);
+    this.children.push(node);
+    if (this.texts.length > SCAN_LIMIT) {
+      if (this.texts.length * 2 > this.mask + 1) this.rehash();
+      else this.place(this.texts.length - 1);
+    }
+    return node;
+  }
+
+  private rehash(): void {
+    let size = 16;
+    while (size < this.texts.length * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.hashes = new Int32Array(size);
+    this.mask = size - 1;
+    for (let i = 0; i < this.texts.length; i++) this.place(i);
+  }
+
+  private place(index: number): void {
+    const text = this.texts[index] as string;
+    const h = segmentHash(text, 0, text.length);
+    let slot = h & this.mask;
+    while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+    this.slots[slot] = index + 1;
+    this.hashes[slot] = h;
+  }
+
+  /** The static child equal to `path[start, end)`, or undefined. Allocates nothing. */
+  find(path: string, start: number, end: number): Node<T> | undefined {
+    const texts = this.texts;
+    const length = end - start;
+    if (texts.length <= SCAN_LIMIT) {
+      for (let i = 0; i < texts.length; i++) {
+        const text = texts[i] as string;
+        if (text.length === length && sameAt(text, path, start)) return this.children[i];
+      }
+      return undefined;
+    }
+    const h = segmentHash(path, start, end);
+    const slots = this.slots;
+    const mask = this.mask;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const index = slots[slot] as number;
+      if (index === 0) return undefined;
+      if (this.hashes[slot] === h) {
+        const text = texts[index - 1] as string;
+        if (text.length === length && sameAt(text, path, start)) return this.children[index - 1];
+      }
+    }
+  }
 }
 
 /** The result of a router lookup. */
@@ -163,16 +262,14 @@ Params.prototype = Object.create(null) as object;
 /** The parameters of a template without any: shared, frozen. */
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze(new Params());
 
-/** Static children above this many switch from a scan with `startsWith` to a Map lookup. */
-const SCAN_LIMIT = 8;
-
 /**
  * A segment trie over templates: many templates, one request. Built once (`add`), queried per
  * request (`find`).
  *
  * HOT PATH: `find` — measure with `npm run bench -- policy` before changing. It walks the path
- * with `indexOf` instead of splitting it, compares few static children in place with
- * `startsWith` (no substring), and allocates only the parameter stack and the result.
+ * with `indexOf` instead of splitting it, compares static children in place with a char loop
+ * (a scan for few, an open-addressing hash table for many: no substring, no Map), and allocates
+ * only the parameter stack and the result.
  */
 export class TemplateRouter<T> {
   private readonly root = new Node<T>();
@@ -187,35 +284,21 @@ export class TemplateRouter<T> {
     let node = this.root;
     let leaf: Leaf<T> | undefined;
     for (const segment of template.segments) {
-      if (segment.kind === 'static') {
-        let next = node.statics.get(segment.text);
-        if (next === undefined) {
-          next = new Node<T>();
-          node.statics.set(segment.text, next);
-          node.staticList.push([segment.text, next]);
-          const h = segmentHash(segment.text, 0, segment.text.length);
-          const bucket = node.byHash.get(h);
-          if (bucket === undefined) node.byHash.set(h, [[segment.text, next]]);
-          else bucket.push([segment.text, next]);
-        }
-        node = next;
-      } else if (segment.kind === 'param') {
+      if (segment.kind === 'static') node = node.staticChild(segment.text);
+      else if (segment.kind === 'param') {
         node.param ??= new Node<T>();
         node = node.param;
       } else {
-        node.rest ??= { byMethod: new Map() };
+        node.rest ??= new Leaf<T>();
         leaf = node.rest;
       }
     }
     if (leaf === undefined) {
-      node.leaf ??= { byMethod: new Map() };
+      node.leaf ??= new Leaf<T>();
       leaf = node.leaf;
     }
-    for (const method of methods.length === 0 ? ['*'] : methods) {
-      const list = leaf.byMethod.get(method);
-      if (list === undefined) leaf.byMethod.set(method, [{ value, template }]);
-      else list.push({ value, template });
-    }
+    for (const method of methods.length === 0 ? ['*'] : methods)
+      leaf.add(method, { value, template });
     this.count++;
   }
 
@@ -244,37 +327,13 @@ export class TemplateRouter<T> {
     // instead, so the walk descends in a loop there and recurses only where it may backtrack.
     for (;;) {
       if (start > end) {
-        const hit =
-          node.leaf === undefined ? null : this.pick(node.leaf, method, values, undefined);
+        const hit = node.leaf === undefined ? null : pick(node.leaf, method, values, undefined);
         if (hit !== null) return hit;
-        return node.rest === undefined ? null : this.pick(node.rest, method, values, '');
+        return node.rest === undefined ? null : pick(node.rest, method, values, '');
       }
       let slash = path.indexOf('/', start);
       if (slash < 0 || slash > end) slash = end;
-      const length = slash - start;
-      let child: Node<T> | undefined;
-      if (node.staticList.length <= SCAN_LIMIT) {
-        for (let i = 0; i < node.staticList.length; i++) {
-          const entry = node.staticList[i] as [string, Node<T>];
-          if (entry[0].length === length && path.startsWith(entry[0], start)) {
-            child = entry[1];
-            break;
-          }
-        }
-      } else {
-        // Many static children: by hash of the segment in place (a slice per level measured
-        // as the largest cost of a lookup), then confirmed with startsWith.
-        const bucket = node.byHash.get(segmentHash(path, start, slash));
-        if (bucket !== undefined) {
-          for (let i = 0; i < bucket.length; i++) {
-            const entry = bucket[i] as [string, Node<T>];
-            if (entry[0].length === length && path.startsWith(entry[0], start)) {
-              child = entry[1];
-              break;
-            }
-          }
-        }
-      }
+      const child = node.find(path, start, slash);
       if (node.param === undefined && node.rest === undefined) {
         if (child === undefined) return null;
         node = child;
@@ -285,35 +344,33 @@ export class TemplateRouter<T> {
         const hit = this.walk(child, path, slash + 1, end, method, values);
         if (hit !== null) return hit;
       }
-      if (node.param !== undefined && length > 0) {
+      if (node.param !== undefined && slash > start) {
         const stack = values ?? [];
         stack.push(path.slice(start, slash));
         const hit = this.walk(node.param, path, slash + 1, end, method, stack);
         if (hit !== null) return hit;
         stack.pop();
       }
-      if (node.rest !== undefined)
-        return this.pick(node.rest, method, values, path.slice(start, end));
+      if (node.rest !== undefined) return pick(node.rest, method, values, path.slice(start, end));
       return null;
     }
   }
+}
 
-  private pick(
-    leaf: Leaf<T>,
-    method: string,
-    values: readonly string[] | null,
-    rest: string | undefined,
-  ): TemplateHit<T> | null {
-    // A route naming the method beats one without a method list (Linkerd's method score).
-    const entry = (leaf.byMethod.get(method) ?? leaf.byMethod.get('*'))?.[0];
-    if (entry === undefined) return null;
-    const names = entry.template.params;
-    if (names.length === 0)
-      return { value: entry.value, template: entry.template, params: NO_PARAMS };
-    const params = new Params();
-    if (values !== null)
-      for (let i = 0; i < values.length; i++) params[names[i] as string] = values[i] as string;
-    if (rest !== undefined) params[names[names.length - 1] as string] = rest;
-    return { value: entry.value, template: entry.template, params };
-  }
+function pick<T>(
+  leaf: Leaf<T>,
+  method: string,
+  values: readonly string[] | null,
+  rest: string | undefined,
+): TemplateHit<T> | null {
+  const entry = leaf.lookup(method);
+  if (entry === undefined) return null;
+  const names = entry.template.params;
+  if (names.length === 0)
+    return { value: entry.value, template: entry.template, params: NO_PARAMS };
+  const params = new Params();
+  if (values !== null)
+    for (let i = 0; i < values.length; i++) params[names[i] as string] = values[i] as string;
+  if (rest !== undefined) params[names[names.length - 1] as string] = rest;
+  return { value: entry.value, template: entry.template, params };
 }
