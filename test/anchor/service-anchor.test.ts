@@ -146,3 +146,20 @@ test('inbound masquerade: every DNATed connection is masqueraded, not only hairp
   assert.match(masq, /\tct status dnat masquerade\n/);
   assert.doesNotMatch(masq, /iifname != "eth0"/);
 });
+
+test('CLI: the mode argument wins over ANCHORD_MODE, as anchord selectMode does', async () => {
+  // `anchor network-anchor` runs the network anchor even with ANCHORD_MODE=service-anchor: its
+  // first complaint is the network anchor's (no project, no selector).
+  const io = memoryIO({ env: { ANCHORD_MODE: 'service-anchor', ANCHORD_METRICS_ADDR: '' } });
+  assert.equal(await run(['network-anchor'], io), 1);
+  const line = JSON.parse(io.out.trim()) as Record<string, unknown>;
+  assert.equal(line.env, 'ANCHORD_PROJECT');
+  assert.equal(line.level, 'ERROR');
+  // `anchor run` leaves the choice to ANCHORD_MODE.
+  const viaEnv = memoryIO({ env: { ANCHORD_MODE: 'external-rebinder' } });
+  assert.equal(await run(['run'], viaEnv), 1);
+  assert.equal(
+    (JSON.parse(viaEnv.out.trim()) as Record<string, unknown>).code,
+    'ANCHOR_MODE_NOT_SUPPORTED',
+  );
+});
