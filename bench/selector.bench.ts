@@ -1,5 +1,5 @@
 /**
- * Selector benchmarks (spec §7), measured side by side in one run on inputs from a fixed seed:
+ * Selector benchmarks (docs/selector.md, "Performance"), measured side by side in one run on inputs from a fixed seed:
  *
  * 1. Single match: our compiled predicate vs a hand-written predicate (the limit) vs `sift` vs
  *    `mingo` vs our interpreter `matches`, on the same realistic selectors and label sets. Keys

@@ -1,5 +1,5 @@
 /**
- * Selector algebra (spec §5): satisfiability with a witness, overlap with a witness or a proof
+ * Selector algebra (docs/selector.md, "The algebra"): satisfiability with a witness, overlap with a witness or a proof
  * of disjointness, subsumption with a counterexample, and equivalence. All of it runs per key
  * over the normal form of `normalize.ts`, which is what keeps it exact and linear.
  *

@@ -11,7 +11,7 @@ const MATCH_EVERYTHING: Predicate = () => true;
 const INLINE_VALUES = 4;
 
 /**
- * Compiles a selector into a fast predicate (spec §4).
+ * Compiles a selector into a fast predicate (docs/selector.md, "Matching semantics").
  *
  * HOT PATH — measure with `npm run bench -- selector` before changing. The selector is turned
  * into the source of one function whose body is the `if` chain a person would write, so V8 can
@@ -43,7 +43,7 @@ function compileRequirement(req: Requirement, sets: ReadonlySet<string>[]): stri
     case 'DoesNotExist':
       return `if (typeof ${load} === "string") return false;`;
     // `In` and `NotIn` need no presence test: an absent key (or an inherited, non-string
-    // property) equals no listed value, so `In` fails and `NotIn` holds, as spec §1 requires.
+    // property) equals no listed value, so `In` fails and `NotIn` holds, as docs/selector.md, "The model" requires.
     // Dropping the `typeof` branch brought the predicate from 1.6× to within 1.1× of a
     // hand-written one in `npm run bench -- selector`.
     case 'In':

@@ -1,5 +1,5 @@
 /**
- * One selector, many label sets: "which hosts / containers / pods does this select?" (spec §6).
+ * One selector, many label sets: "which hosts / containers / pods does this select?" (docs/selector.md, "Indexes").
  * An inverted index key → value → ids. A query intersects the postings of its positive
  * requirements smallest first, then filters the survivors with the compiled predicate (which
  * also applies the negative requirements). A selector with no positive requirement falls back to

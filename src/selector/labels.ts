@@ -8,7 +8,7 @@ import { LabelwiseError, quote } from '../base/errors.js';
  */
 export type Labels = Readonly<Record<string, string>>;
 
-/** The rules keys and values are checked against. See spec §3. */
+/** The rules keys and values are checked against. See docs/selector.md, "Validation profiles". */
 export type ValidationProfile = 'kubernetes' | 'datum' | 'docker';
 
 /** Builds a prototype-free label set from entries or a plain object. Later entries win. */

@@ -4,7 +4,7 @@ import type { Requirement, Selector } from './model.js';
 import { formatRequirement } from './syntax/k8s-print.js';
 
 /**
- * Does one requirement hold for a label set? The reference semantics of spec §1: `In` needs the
+ * Does one requirement hold for a label set? The reference semantics of docs/selector.md, "The model": `In` needs the
  * key present with a listed value; `NotIn` holds when the key is absent; `Exists` holds for `""`.
  * Never throws; inherited or non-string properties count as absent.
  */
@@ -52,7 +52,7 @@ export interface Explanation {
   readonly note?: string;
 }
 
-/** Explains a match decision term by term (spec §4). Agrees with {@link matches} always. */
+/** Explains a match decision term by term (docs/selector.md, "Matching semantics"). Agrees with {@link matches} always. */
 export function explain(selector: Selector, labels: Labels): Explanation {
   if (selector.kind === 'nothing') {
     return {

@@ -9,7 +9,7 @@ import {
 } from './labels.js';
 import type { ValidationProfile } from './labels.js';
 
-/** The four set-based operators of Kubernetes label selectors (spec §1). */
+/** The four set-based operators of Kubernetes label selectors (docs/selector.md, "The model"). */
 export type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 export const OPERATORS: readonly Operator[] = Object.freeze([
@@ -123,7 +123,7 @@ export function isEverything(selector: Selector): boolean {
 }
 
 /**
- * Checks every key and value of a selector against a validation profile (spec §3). Returns every
+ * Checks every key and value of a selector against a validation profile (docs/selector.md, "Validation profiles"). Returns every
  * problem with the requirement's origin. Under `datum`, the only reserved key a matcher may use
  * is `datum/host`.
  */

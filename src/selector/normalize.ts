@@ -1,5 +1,5 @@
 /**
- * Per-key normal form of a selector (spec §5). Every conjunction of requirements on one key is
+ * Per-key normal form of a selector (docs/selector.md, "The algebra"). Every conjunction of requirements on one key is
  * one of five states, and intersecting two states stays in the family:
  *
  *   never         unsatisfiable
@@ -208,7 +208,7 @@ export function formatState(key: string, state: KeyState): string {
 export const UNSATISFIABLE_CANONICAL = '<nothing>';
 
 /**
- * The normalised canonical form (spec §2.1, §5): per key merged, keys sorted. Two selectors are
+ * The normalised canonical form (docs/selector.md, "Kubernetes selector strings", "The algebra"): per key merged, keys sorted. Two selectors are
  * equivalent exactly when their canonical forms are equal; every unsatisfiable selector (and
  * Nothing) prints as `<nothing>`, Everything as `""`.
  */

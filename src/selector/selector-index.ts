@@ -1,6 +1,6 @@
 /**
  * Many selectors, one label set: "which layers / policies / anchors apply to this object?"
- * (spec §6). A counting index over positive requirements:
+ * (docs/selector.md, "Indexes"). A counting index over positive requirements:
  *
  * - every `In` requirement is posted under each of its `key=value` pairs, every `Exists` under
  *   its key; a label set hits at most one posting per requirement (one value per key), so a

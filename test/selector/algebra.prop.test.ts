@@ -1,4 +1,4 @@
-// Property tests for the algebra (spec §5) against brute force. Selectors mention keys a, b, c
+// Property tests for the algebra (docs/selector.md, "The algebra") against brute force. Selectors mention keys a, b, c
 // and values "", x, y, z only, so enumerating each key as absent or one of those values or one
 // other value ("w", standing for every unnamed value) covers every case exactly: 216 label sets.
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
-// Spec §5: satisfiable, overlap, subsumes, equivalent and the canonical form, with the absent-key
-// traps of §1. Every witness and counterexample is also checked against the interpreter.
+// docs/selector.md, "The algebra": satisfiable, overlap, subsumes, equivalent and the canonical form, with the absent-key
+// traps of docs/selector.md, "The model". Every witness and counterexample is also checked against the interpreter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -30,50 +30,75 @@ interface OverlapCase {
 
 const overlaps: OverlapCase[] = [
   {
-    name: '§5 tier!=frontend and !tier overlap with witness {}',
+    name: 'algebra: tier!=frontend and !tier overlap with witness {}',
     a: 'tier!=frontend',
     b: '!tier',
     witness: {},
   },
-  { name: '§5 two equalities on different keys', a: 'a=1', b: 'b=2', witness: { a: '1', b: '2' } },
-  { name: '§5 same key, same value', a: 'a=1', b: 'a in (1,2)', witness: { a: '1' } },
   {
-    name: '§5 sets intersect: smallest common value',
+    name: 'algebra: two equalities on different keys',
+    a: 'a=1',
+    b: 'b=2',
+    witness: { a: '1', b: '2' },
+  },
+  { name: 'algebra: same key, same value', a: 'a=1', b: 'a in (1,2)', witness: { a: '1' } },
+  {
+    name: 'algebra: sets intersect: smallest common value',
     a: 'a in (3,2,1)',
     b: 'a in (2,3)',
     witness: { a: '2' },
   },
-  { name: '§5 same key, different values: disjoint', a: 'role=ldap', b: 'role=proxy', key: 'role' },
   {
-    name: '§5 = and != on the same value: disjoint',
+    name: 'algebra: same key, different values: disjoint',
+    a: 'role=ldap',
+    b: 'role=proxy',
+    key: 'role',
+  },
+  {
+    name: 'algebra: = and != on the same value: disjoint',
     a: 'tier=a',
     b: 'tier notin (a)',
     key: 'tier',
   },
-  { name: '§5 Exists and DoesNotExist: disjoint', a: 'x', b: '!x', key: 'x' },
-  { name: '§5 In and DoesNotExist: disjoint', a: 'x in (a,b)', b: 'a,!x', key: 'x' },
+  { name: 'algebra: Exists and DoesNotExist: disjoint', a: 'x', b: '!x', key: 'x' },
+  { name: 'algebra: In and DoesNotExist: disjoint', a: 'x in (a,b)', b: 'a,!x', key: 'x' },
   {
-    name: '§5 In minus NotIn leaves a value',
+    name: 'algebra: In minus NotIn leaves a value',
     a: 'x in (a,b)',
     b: 'x notin (a)',
     witness: { x: 'b' },
   },
-  { name: '§5 In covered by NotIn: disjoint', a: 'x in (a,b)', b: 'x notin (b,a)', key: 'x' },
-  { name: '§5 Exists and NotIn: a fresh value', a: 'x', b: 'x notin (v,v1)', witness: { x: 'v2' } },
-  { name: '§5 NotIn and NotIn: absent works', a: 'x!=a', b: 'x!=b', witness: {} },
-  { name: '§5 DoesNotExist and NotIn overlap when absent', a: '!x', b: 'x notin (a)', witness: {} },
-  { name: '§5 the empty value is a value', a: 'x=', b: 'x', witness: { x: '' } },
-  { name: '§5 x in () and x!= are disjoint', a: 'x in ()', b: 'x!=', key: 'x' },
-  { name: '§5 Everything overlaps anything satisfiable', a: '', b: 'a,b!=1', witness: { a: 'v' } },
-  { name: '§5 a selector contradicting itself', a: 'a=1,a=2', b: 'b', key: 'a' },
+  { name: 'algebra: In covered by NotIn: disjoint', a: 'x in (a,b)', b: 'x notin (b,a)', key: 'x' },
   {
-    name: '§5 seed 000: the three anchords are pairwise disjoint',
+    name: 'algebra: Exists and NotIn: a fresh value',
+    a: 'x',
+    b: 'x notin (v,v1)',
+    witness: { x: 'v2' },
+  },
+  { name: 'algebra: NotIn and NotIn: absent works', a: 'x!=a', b: 'x!=b', witness: {} },
+  {
+    name: 'algebra: DoesNotExist and NotIn overlap when absent',
+    a: '!x',
+    b: 'x notin (a)',
+    witness: {},
+  },
+  { name: 'algebra: the empty value is a value', a: 'x=', b: 'x', witness: { x: '' } },
+  { name: 'algebra: x in () and x!= are disjoint', a: 'x in ()', b: 'x!=', key: 'x' },
+  {
+    name: 'algebra: Everything overlaps anything satisfiable',
+    a: '',
+    b: 'a,b!=1',
+    witness: { a: 'v' },
+  },
+  { name: 'algebra: a selector contradicting itself', a: 'a=1,a=2', b: 'b', key: 'a' },
+  {
+    name: 'algebra: anchord docs: the three anchords are pairwise disjoint',
     a: 'anchord.role=ldap-outpost',
     b: 'anchord.role=frigate-proxy',
     key: 'anchord.role',
   },
   {
-    name: '§5 the first conflicting key (sorted) is named',
+    name: 'algebra: the first conflicting key (sorted) is named',
     a: 'b=1,a=1',
     b: 'b=2,a=2',
     key: 'a',
@@ -106,7 +131,7 @@ for (const c of overlaps) {
   });
 }
 
-test('§5 proofs carry source positions and readable reasons', () => {
+test('algebra: proofs carry source positions and readable reasons', () => {
   const a = parseSelector('app=web, role=ldap');
   const b = parseSelector('role in (proxy,web)');
   const result = overlap(a, b);
@@ -125,7 +150,7 @@ test('§5 proofs carry source positions and readable reasons', () => {
   );
 });
 
-test('§5 overlap with Nothing is disjoint, with no key to blame', () => {
+test('algebra: overlap with Nothing is disjoint, with no key to blame', () => {
   for (const [a, b] of [
     [NOTHING, EVERYTHING],
     [EVERYTHING, NOTHING],
@@ -137,7 +162,7 @@ test('§5 overlap with Nothing is disjoint, with no key to blame', () => {
   }
 });
 
-test('§5 satisfiable gives the smallest deterministic witness', () => {
+test('algebra: satisfiable gives the smallest deterministic witness', () => {
   const cases: [string, Record<string, string>][] = [
     ['', {}],
     ['a', { a: 'v' }],
@@ -157,7 +182,7 @@ test('§5 satisfiable gives the smallest deterministic witness', () => {
   }
 });
 
-test('§5 unsatisfiable selectors come with a proof naming the key', () => {
+test('algebra: unsatisfiable selectors come with a proof naming the key', () => {
   for (const [text, key] of [
     ['a=1,a=2', 'a'],
     ['a,!a', 'a'],
@@ -184,58 +209,58 @@ interface SubsumesCase {
 
 const subsumptions: SubsumesCase[] = [
   {
-    name: '§5 env notin (x) does not subsume env (env=x)',
+    name: 'algebra: env notin (x) does not subsume env (env=x)',
     a: 'env notin (x)',
     b: 'env',
     counterexample: { env: 'x' },
   },
   {
-    name: '§5 env does not subsume env notin (x) (absent env)',
+    name: 'algebra: env does not subsume env notin (x) (absent env)',
     a: 'env',
     b: 'env notin (x)',
     counterexample: {},
   },
-  { name: '§5 env subsumes env,env notin (x)', a: 'env', b: 'env,env notin (x)' },
-  { name: '§5 wider set subsumes narrower', a: 'a in (1,2,3)', b: 'a in (1,2)' },
+  { name: 'algebra: env subsumes env,env notin (x)', a: 'env', b: 'env,env notin (x)' },
+  { name: 'algebra: wider set subsumes narrower', a: 'a in (1,2,3)', b: 'a in (1,2)' },
   {
-    name: '§5 narrower set does not subsume wider',
+    name: 'algebra: narrower set does not subsume wider',
     a: 'a in (1,2)',
     b: 'a in (1,2,3)',
     counterexample: { a: '3' },
   },
-  { name: '§5 fewer requirements subsume more', a: 'a=1', b: 'a=1,b=2' },
-  { name: '§5 Exists subsumes In', a: 'a', b: 'a=1' },
-  { name: '§5 NotIn subsumes a disjoint In', a: 'a!=1', b: 'a=2' },
-  { name: '§5 NotIn subsumes DoesNotExist', a: 'a notin (1,2)', b: '!a' },
+  { name: 'algebra: fewer requirements subsume more', a: 'a=1', b: 'a=1,b=2' },
+  { name: 'algebra: Exists subsumes In', a: 'a', b: 'a=1' },
+  { name: 'algebra: NotIn subsumes a disjoint In', a: 'a!=1', b: 'a=2' },
+  { name: 'algebra: NotIn subsumes DoesNotExist', a: 'a notin (1,2)', b: '!a' },
   {
-    name: '§5 DoesNotExist does not subsume NotIn',
+    name: 'algebra: DoesNotExist does not subsume NotIn',
     a: '!a',
     b: 'a notin (1,2)',
     counterexample: { a: 'v' },
   },
-  { name: '§5 bigger exclusion subsumed by smaller one', a: 'a!=1', b: 'a notin (1,2)' },
+  { name: 'algebra: bigger exclusion subsumed by smaller one', a: 'a!=1', b: 'a notin (1,2)' },
   {
-    name: '§5 smaller exclusion does not subsume bigger',
+    name: 'algebra: smaller exclusion does not subsume bigger',
     a: 'a notin (1,2)',
     b: 'a!=1',
     counterexample: { a: '2' },
   },
-  { name: '§5 Everything subsumes anything', a: '', b: 'a,b!=1' },
+  { name: 'algebra: Everything subsumes anything', a: '', b: 'a,b!=1' },
   {
-    name: '§5 anything non-trivial does not subsume Everything',
+    name: 'algebra: anything non-trivial does not subsume Everything',
     a: 'a!=1',
     b: '',
     counterexample: { a: '1' },
   },
-  { name: '§5 anything subsumes an unsatisfiable selector', a: 'z=1', b: 'a=1,a=2' },
+  { name: 'algebra: anything subsumes an unsatisfiable selector', a: 'z=1', b: 'a=1,a=2' },
   {
-    name: '§5 an unsatisfiable selector subsumes nothing satisfiable',
+    name: 'algebra: an unsatisfiable selector subsumes nothing satisfiable',
     a: 'a=1,a=2',
     b: 'b',
     counterexample: { b: 'v' },
   },
   {
-    name: '§5 the counterexample keeps b satisfied on other keys',
+    name: 'algebra: the counterexample keeps b satisfied on other keys',
     a: 'c',
     b: 'a=1,b in (x,y)',
     counterexample: { a: '1', b: 'x' },
@@ -258,7 +283,7 @@ for (const c of subsumptions) {
   });
 }
 
-test('§5 subsumes with Nothing', () => {
+test('algebra: subsumes with Nothing', () => {
   assert.deepEqual(subsumes(EVERYTHING, NOTHING), { subsumes: true });
   assert.deepEqual(subsumes(NOTHING, NOTHING), { subsumes: true });
   const result = subsumes(NOTHING, EVERYTHING);
@@ -282,13 +307,13 @@ const equivalences: [string, string, boolean][] = [
 ];
 
 for (const [a, b, want] of equivalences) {
-  test(`§5 equivalent(${JSON.stringify(a)}, ${JSON.stringify(b)}) is ${want}`, () => {
+  test(`algebra: equivalent(${JSON.stringify(a)}, ${JSON.stringify(b)}) is ${want}`, () => {
     assert.equal(equivalent(s(a), s(b)), want);
     assert.equal(equivalent(s(b), s(a)), want);
   });
 }
 
-test('§2.1/§5 canonical form: per key merged, keys sorted, unsatisfiable as <nothing>', () => {
+test('docs/selector.md, "Kubernetes selector strings"/docs/selector.md, "The algebra" canonical form: per key merged, keys sorted, unsatisfiable as <nothing>', () => {
   assert.equal(
     canonicalForm(s('c!=1,a,a notin (x),b in (1,2),b in (2,3),c!=2')),
     'a,a!=x,b=2,c notin (1,2)',
@@ -303,7 +328,7 @@ test('§2.1/§5 canonical form: per key merged, keys sorted, unsatisfiable as <n
   assert.ok(equivalent(s(text), s('z,z notin (q),!y,x in (b,a),x!=a')));
 });
 
-test('§5 witnesses use values valid under every profile', () => {
+test('algebra: witnesses use values valid under every profile', () => {
   const result = satisfiable(parseSelector('app,app notin (v)'));
   assert.ok(result.satisfiable);
   assert.equal(result.witness.app, 'v1');

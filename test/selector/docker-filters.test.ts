@@ -1,4 +1,4 @@
-// Spec §2.5: Docker label filters — the server part plus a residual the caller applies.
+// docs/selector.md, "Docker label filters": Docker label filters — the server part plus a residual the caller applies.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -28,53 +28,73 @@ interface FilterCase {
 const docker = (text: string): Selector => parseSelector(text, { profile: 'docker' });
 
 const cases: FilterCase[] = [
-  { name: '§2.5 Exists → label=k', selector: docker('a'), server: ['a'], residual: '' },
-  { name: '§2.5 single In → label=k=v', selector: docker('a=1'), server: ['a=1'], residual: '' },
-  { name: '§2.5 the empty value → label=k=', selector: docker('a='), server: ['a='], residual: '' },
+  { name: 'Docker filter: Exists → label=k', selector: docker('a'), server: ['a'], residual: '' },
   {
-    name: '§2.5 multi-value In stays client-side',
+    name: 'Docker filter: single In → label=k=v',
+    selector: docker('a=1'),
+    server: ['a=1'],
+    residual: '',
+  },
+  {
+    name: 'Docker filter: the empty value → label=k=',
+    selector: docker('a='),
+    server: ['a='],
+    residual: '',
+  },
+  {
+    name: 'Docker filter: multi-value In stays client-side',
     selector: docker('a in (1,2)'),
     server: [],
     residual: 'a in (1,2)',
   },
-  { name: '§2.5 NotIn stays client-side', selector: docker('a!=1'), server: [], residual: 'a!=1' },
   {
-    name: '§2.5 DoesNotExist stays client-side',
+    name: 'Docker filter: NotIn stays client-side',
+    selector: docker('a!=1'),
+    server: [],
+    residual: 'a!=1',
+  },
+  {
+    name: 'Docker filter: DoesNotExist stays client-side',
     selector: docker('!a'),
     server: [],
     residual: '!a',
   },
   {
-    name: '§2.5 mixed selector splits',
+    name: 'Docker filter: mixed selector splits',
     selector: docker('a,b=1,c in (1,2),d!=1,!e'),
     server: ['a', 'b=1'],
     residual: 'c in (1,2),d!=1,!e',
   },
   {
-    name: '§2.5 values may contain = (Docker splits at the first =)',
+    name: 'Docker filter: values may contain = (Docker splits at the first =)',
     selector: parseEqualityList('a=b=c'),
     server: ['a=b=c'],
     residual: '',
   },
   {
-    name: '§2.5 a key containing = stays client-side (Exists)',
+    name: 'Docker filter: a key containing = stays client-side (Exists)',
     selector: selectorOf([requirement('a=b', 'Exists')]),
     server: [],
     residual: 'a=b',
   },
   {
-    name: '§2.5 a key containing = stays client-side (In)',
+    name: 'Docker filter: a key containing = stays client-side (In)',
     selector: selectorOf([requirement('a=b', 'In', ['c'])]),
     server: [],
     residual: 'a=b=c',
   },
   {
-    name: '§2.5 seed 000 project filter',
+    name: 'Docker filter: seed 000 project filter',
     selector: parseEqualityList('com.docker.compose.project=ix-mailcow,anchord.team=front'),
     server: ['anchord.team=front', 'com.docker.compose.project=ix-mailcow'],
     residual: '',
   },
-  { name: '§2.5 Everything sends nothing', selector: EVERYTHING, server: [], residual: '' },
+  {
+    name: 'Docker filter: Everything sends nothing',
+    selector: EVERYTHING,
+    server: [],
+    residual: '',
+  },
 ];
 
 for (const c of cases) {
@@ -85,13 +105,13 @@ for (const c of cases) {
   });
 }
 
-test('§2.5 Nothing sends no filter and keeps Nothing as the residual', () => {
+test('Docker filter: Nothing sends no filter and keeps Nothing as the residual', () => {
   const filters = toDockerFilters(NOTHING);
   assert.deepEqual(filters.server, { label: [] });
   assert.equal(filters.residual, NOTHING);
 });
 
-test('§2.5 server ∧ residual ≡ selector on tricky containers (never drops a match)', () => {
+test('Docker filter: server ∧ residual ≡ selector on tricky containers (never drops a match)', () => {
   const selectors = [
     selectorOf([requirement('a=b', 'In', ['c'])]),
     selectorOf([requirement('a', 'In', ['b=c'])]),
@@ -121,7 +141,7 @@ test('§2.5 server ∧ residual ≡ selector on tricky containers (never drops a
   }
 });
 
-test('§2.5 parseDockerFilterText reads terms and filter JSON', () => {
+test('Docker filter: parseDockerFilterText reads terms and filter JSON', () => {
   assert.deepEqual(rows(parseDockerFilterText('label=a=1, b')), [
     ['a', 'In', ['1']],
     ['b', 'Exists', []],

@@ -1,6 +1,6 @@
 // What the Docker Engine does with `label` filter terms on GET /containers/json, written from
 // its documented behaviour: every term must hold (AND); `k` needs the label present, `k=v` needs
-// it present with exactly v; each term splits at its first `=`. Used as the oracle for §2.5.
+// it present with exactly v; each term splits at its first `=`. Used as the oracle for docs/selector.md, "Docker label filters".
 import type { Labels } from '../../src/selector/index.js';
 
 export function dockerServerMatches(terms: readonly string[], labels: Labels): boolean {

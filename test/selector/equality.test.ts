@@ -1,4 +1,4 @@
-// Spec §2.3: the anchord equality list (seed 000, F-42). The three error messages are an
+// docs/selector.md, "Equality lists": the anchord equality list (anchord). The three error messages are an
 // interface, so these rows compare the exact text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,10 +22,10 @@ interface EqualityCase {
 
 const cases: EqualityCase[] = [
   // Seed 000 acceptance cases
-  { name: 'seed 000: "" is empty, no error', input: '', model: 'everything' },
-  { name: 'seed 000: a=1', input: 'a=1', model: [['a', 'In', ['1']]] },
+  { name: 'anchord docs: "" is empty, no error', input: '', model: 'everything' },
+  { name: 'anchord docs: a=1', input: 'a=1', model: [['a', 'In', ['1']]] },
   {
-    name: 'seed 000: a=1, b = 2 strips whitespace',
+    name: 'anchord docs: a=1, b = 2 strips whitespace',
     input: 'a=1, b = 2',
     model: [
       ['a', 'In', ['1']],
@@ -33,7 +33,7 @@ const cases: EqualityCase[] = [
     ],
   },
   {
-    name: 'seed 000: a=1,a=2 is a conflict',
+    name: 'anchord docs: a=1,a=2 is a conflict',
     input: 'a=1,a=2',
     error: {
       code: 'SELECTOR_EQUALITY_CONFLICT',
@@ -42,7 +42,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: 'seed 000: nokey is missing =',
+    name: 'anchord docs: nokey is missing =',
     input: 'nokey',
     error: {
       code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
@@ -50,16 +50,16 @@ const cases: EqualityCase[] = [
       message: `label selector entry "nokey" missing '='`,
     },
   },
-  // The rest of §2.3
-  { name: '§2.3 blank input is empty', input: '  \t ', model: 'everything' },
-  { name: '§2.3 only commas is empty', input: ' , ,', model: 'everything' },
+  // The rest of docs/selector.md, "Equality lists"
+  { name: 'equality list: blank input is empty', input: '  \t ', model: 'everything' },
+  { name: 'equality list: only commas is empty', input: ' , ,', model: 'everything' },
   {
-    name: '§2.3 seed example: anchord.role=ldap-outpost',
+    name: 'equality list: seed example: anchord.role=ldap-outpost',
     input: 'anchord.role=ldap-outpost',
     model: [['anchord.role', 'In', ['ldap-outpost']]],
   },
   {
-    name: '§2.3 seed example: team=infra,env=prod (AND-joined)',
+    name: 'equality list: seed example: team=infra,env=prod (AND-joined)',
     input: 'team=infra,env=prod',
     model: [
       ['env', 'In', ['prod']],
@@ -67,49 +67,53 @@ const cases: EqualityCase[] = [
     ],
   },
   {
-    name: '§2.3 whitespace around = and commas, tabs too',
+    name: 'equality list: whitespace around = and commas, tabs too',
     input: '\ta \t=\t1 ,\tb= 2\t',
     model: [
       ['a', 'In', ['1']],
       ['b', 'In', ['2']],
     ],
   },
-  { name: '§2.3 split at the first =', input: 'a=b=c', model: [['a', 'In', ['b=c']]] },
-  { name: '§2.3 value may start with =', input: 'a==b', model: [['a', 'In', ['=b']]] },
-  { name: '§2.3 key= is the empty value', input: 'a=', model: [['a', 'In', ['']]] },
-  { name: '§2.3 key = with spaces is the empty value', input: ' a = ', model: [['a', 'In', ['']]] },
+  { name: 'equality list: split at the first =', input: 'a=b=c', model: [['a', 'In', ['b=c']]] },
+  { name: 'equality list: value may start with =', input: 'a==b', model: [['a', 'In', ['=b']]] },
+  { name: 'equality list: key= is the empty value', input: 'a=', model: [['a', 'In', ['']]] },
   {
-    name: '§2.3 empty items are skipped',
+    name: 'equality list: key = with spaces is the empty value',
+    input: ' a = ',
+    model: [['a', 'In', ['']]],
+  },
+  {
+    name: 'equality list: empty items are skipped',
     input: 'a=1,,b=2',
     model: [
       ['a', 'In', ['1']],
       ['b', 'In', ['2']],
     ],
   },
-  { name: '§2.3 trailing comma is skipped', input: 'a=1,', model: [['a', 'In', ['1']]] },
-  { name: '§2.3 leading comma is skipped', input: ',a=1', model: [['a', 'In', ['1']]] },
+  { name: 'equality list: trailing comma is skipped', input: 'a=1,', model: [['a', 'In', ['1']]] },
+  { name: 'equality list: leading comma is skipped', input: ',a=1', model: [['a', 'In', ['1']]] },
   {
-    name: '§2.3 repeated key, same value, collapses',
+    name: 'equality list: repeated key, same value, collapses',
     input: 'a=1, a = 1',
     model: [['a', 'In', ['1']]],
   },
   {
-    name: '§2.3 no character-set validation (Docker labels are free-form)',
+    name: 'equality list: no character-set validation (Docker labels are free-form)',
     input: 'Weird Key!/x=Välue (1)',
     model: [['Weird Key!/x', 'In', ['Välue (1)']]],
   },
   {
-    name: '§2.3 keys containing dots and slashes',
+    name: 'equality list: keys containing dots and slashes',
     input: 'com.docker.compose.project=ix-authentik',
     model: [['com.docker.compose.project', 'In', ['ix-authentik']]],
   },
   {
-    name: '§2.3 != is not an operator: key "a!" and value "1"',
+    name: 'equality list: != is not an operator: key "a!" and value "1"',
     input: 'a!=1',
     model: [['a!', 'In', ['1']]],
   },
   {
-    name: '§2.3 missing = names the trimmed item',
+    name: 'equality list: missing = names the trimmed item',
     input: 'a=1,  role ',
     error: {
       code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
@@ -118,7 +122,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 set syntax is not supported (missing =)',
+    name: 'equality list: set syntax is not supported (missing =)',
     input: 'tier in (a)',
     error: {
       code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
@@ -126,7 +130,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 empty key',
+    name: 'equality list: empty key',
     input: '=x',
     error: {
       code: 'SELECTOR_EQUALITY_EMPTY_KEY',
@@ -135,7 +139,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 empty key after trimming',
+    name: 'equality list: empty key after trimming',
     input: 'a=1, = x',
     error: {
       code: 'SELECTOR_EQUALITY_EMPTY_KEY',
@@ -144,7 +148,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 lone = is an empty key',
+    name: 'equality list: lone = is an empty key',
     input: '=',
     error: {
       code: 'SELECTOR_EQUALITY_EMPTY_KEY',
@@ -152,7 +156,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 conflict with the empty value',
+    name: 'equality list: conflict with the empty value',
     input: 'a=,a=x',
     error: {
       code: 'SELECTOR_EQUALITY_CONFLICT',
@@ -160,7 +164,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 conflict after trimming keys',
+    name: 'equality list: conflict after trimming keys',
     input: 'a = 1 , a=2',
     error: {
       code: 'SELECTOR_EQUALITY_CONFLICT',
@@ -168,7 +172,7 @@ const cases: EqualityCase[] = [
     },
   },
   {
-    name: '§2.3 quotes in an item are quoted in the message',
+    name: 'equality list: quotes in an item are quoted in the message',
     input: 'say"hi"',
     error: {
       code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
@@ -188,18 +192,18 @@ for (const c of cases) {
   });
 }
 
-test('§2.3 blank input is the EVERYTHING constant (the caller decides what it means)', () => {
+test('equality list: blank input is the EVERYTHING constant (the caller decides what it means)', () => {
   assert.equal(parseEqualityList(''), EVERYTHING);
 });
 
-test('§2.3 key= matches only the empty value', () => {
+test('equality list: key= matches only the empty value', () => {
   const selector = parseEqualityList('a=');
   assert.equal(matches(selector, labelsFrom({ a: '' })), true);
   assert.equal(matches(selector, labelsFrom({ a: 'x' })), false);
   assert.equal(matches(selector, labelsFrom({})), false);
 });
 
-test('seed 000: discovery filter semantics on the three candidate containers', () => {
+test('anchord docs: discovery filter semantics on the three candidate containers', () => {
   const containers = {
     ldap: labelsFrom({ role: 'ldap', 'anchord.expose': 'tcp/389' }),
     proxy: labelsFrom({ role: 'proxy', 'anchord.expose': 'tcp/443' }),
@@ -214,7 +218,7 @@ test('seed 000: discovery filter semantics on the three candidate containers', (
   assert.deepEqual(pick(''), ['ldap', 'proxy', 'bare']);
 });
 
-test('§2.3 formatEqualityList prints k=v pairs sorted, and refuses other forms', () => {
+test('equality list: formatEqualityList prints k=v pairs sorted, and refuses other forms', () => {
   assert.equal(formatEqualityList(parseEqualityList(' b = 2 , a=1')), 'a=1,b=2');
   assert.equal(formatEqualityList(parseEqualityList('')), '');
   assert.equal(formatEqualityList(parseSelector('a!=1')), undefined);

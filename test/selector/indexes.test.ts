@@ -1,4 +1,4 @@
-// Spec §6: the two indexes on hand-picked cases (the properties compare them to a scan).
+// docs/selector.md, "Indexes": the two indexes on hand-picked cases (the properties compare them to a scan).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../../src/selector/index.js';
 import { plain } from './helpers.js';
 
-test('§6 SelectorIndex: positive postings, vetoes, side list, insertion order', () => {
+test('index: SelectorIndex: positive postings, vetoes, side list, insertion order', () => {
   const index = new SelectorIndex<string>();
   index.add('web', parseSelector('role=web'));
   index.add('prod-web', parseSelector('role=web,env=prod'));
@@ -35,7 +35,7 @@ test('§6 SelectorIndex: positive postings, vetoes, side list, insertion order',
   assert.equal(index.size, 6);
 });
 
-test('§6 SelectorIndex: unsatisfiable selectors are flagged at insert and never returned', () => {
+test('index: SelectorIndex: unsatisfiable selectors are flagged at insert and never returned', () => {
   const index = new SelectorIndex<string>();
   assert.equal(index.add('dead', parseSelector('a=1,a=2')), false);
   assert.equal(index.add('nothing', NOTHING), false);
@@ -49,7 +49,7 @@ test('§6 SelectorIndex: unsatisfiable selectors are flagged at insert and never
   assert.equal(index.size, 2);
 });
 
-test('§6 SelectorIndex: add replaces, remove forgets every posting', () => {
+test('index: SelectorIndex: add replaces, remove forgets every posting', () => {
   const index = new SelectorIndex<number>();
   index.add(1, parseSelector('a=1,b'));
   index.add(2, parseSelector('a in (1,2)'));
@@ -62,7 +62,7 @@ test('§6 SelectorIndex: add replaces, remove forgets every posting', () => {
   assert.equal(index.size, 0);
 });
 
-test('§6 SelectorIndex: same key twice in one selector counts both requirements', () => {
+test('index: SelectorIndex: same key twice in one selector counts both requirements', () => {
   const index = new SelectorIndex<string>();
   index.add('both', parseSelector('a in (1,2),a in (2,3)'));
   index.add('dup', parseSelector('a=1,a=1'));
@@ -71,7 +71,7 @@ test('§6 SelectorIndex: same key twice in one selector counts both requirements
   assert.deepEqual(index.match(labelsFrom({ a: '1' })), ['dup']);
 });
 
-test('§6 SelectorIndex: hostile label keys', () => {
+test('index: SelectorIndex: hostile label keys', () => {
   const index = new SelectorIndex<string>();
   index.add('proto', parseSelector('__proto__=x', { profile: 'docker' }));
   index.add('ctor', parseSelector('!constructor', { profile: 'docker' }));
@@ -80,7 +80,7 @@ test('§6 SelectorIndex: hostile label keys', () => {
   assert.deepEqual(index.match(labelsFrom([['constructor', 'y']])), []);
 });
 
-test('§6 LabelIndex: postings intersect, negatives filter, insertion order', () => {
+test('index: LabelIndex: postings intersect, negatives filter, insertion order', () => {
   const index = new LabelIndex<string>();
   index.add('web-1', labelsFrom({ role: 'web', env: 'prod', site: 'london' }));
   index.add('web-2', labelsFrom({ role: 'web', env: 'dev' }));
@@ -96,7 +96,7 @@ test('§6 LabelIndex: postings intersect, negatives filter, insertion order', ()
   assert.deepEqual(index.select(NOTHING), []);
 });
 
-test('§6 LabelIndex: add copies and replaces, remove forgets', () => {
+test('index: LabelIndex: add copies and replaces, remove forgets', () => {
   const index = new LabelIndex<string>();
   const labels: Record<string, string> = { a: '1' };
   index.add('x', labels);
@@ -114,7 +114,7 @@ test('§6 LabelIndex: add copies and replaces, remove forgets', () => {
   assert.equal(index.size, 1);
 });
 
-test('§6 LabelIndex: hostile label keys', () => {
+test('index: LabelIndex: hostile label keys', () => {
   const index = new LabelIndex<string>();
   index.add('p', labelsFrom([['__proto__', 'x']]));
   index.add('c', labelsFrom([['constructor', 'y']]));
@@ -127,7 +127,7 @@ test('§6 LabelIndex: hostile label keys', () => {
   assert.deepEqual(index.select(parseSelector('toString', { profile: 'docker' })), []);
 });
 
-test('§6 LabelIndex: large candidate sets (compiled path) equal the scan', () => {
+test('index: LabelIndex: large candidate sets (compiled path) equal the scan', () => {
   const index = new LabelIndex<number>();
   const all: Record<string, string>[] = [];
   for (let id = 0; id < 2_000; id++) {

@@ -1,4 +1,4 @@
-// The lexer on its own (STYLE.md §1): input → token kinds, before any parse is tested.
+// The lexer on its own (STYLE.md docs/selector.md, "The model"): input → token kinds, before any parse is tested.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lex } from '../../src/selector/syntax/k8s-lex.js';

@@ -1,4 +1,4 @@
-// Spec §2.1: Kubernetes selector strings, keyed by spec section. Each row is its own test.
+// Kubernetes selector strings (docs/selector.md, "Kubernetes selector strings"). Each row is its own test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -19,7 +19,7 @@ interface ParseCase {
   name: string;
   input: string;
   profile?: ParseOptions['profile'];
-  /** The printed form (spec §2.1 printing rules). */
+  /** The printed form (docs/selector.md, "Kubernetes selector strings" printing rules). */
   want?: string;
   /** The model, when the printed form alone would hide a detail. */
   model?: ReturnType<typeof rows>;
@@ -44,98 +44,123 @@ function subdomain(n: number): string {
 
 const cases: ParseCase[] = [
   // Forms
-  { name: '§2.1 empty input is Everything', input: '', want: '', model: 'everything' },
+  { name: 'k8s string: empty input is Everything', input: '', want: '', model: 'everything' },
   {
-    name: '§2.1 blank input (space, tab, CR, LF) is Everything',
+    name: 'k8s string: blank input (space, tab, CR, LF) is Everything',
     input: ' \t\r\n ',
     want: '',
     model: 'everything',
   },
-  { name: '§2.1 bare key is Exists', input: 'app', model: [['app', 'Exists', []]] },
-  { name: '§2.1 !key is DoesNotExist', input: '!app', model: [['app', 'DoesNotExist', []]] },
-  { name: '§2.1 k=v is In one value', input: 'app=web', model: [['app', 'In', ['web']]] },
-  { name: '§2.1 k==v is In one value', input: 'app==web', want: 'app=web' },
-  { name: '§2.1 k!=v is NotIn one value', input: 'app!=web', model: [['app', 'NotIn', ['web']]] },
+  { name: 'k8s string: bare key is Exists', input: 'app', model: [['app', 'Exists', []]] },
+  { name: 'k8s string: !key is DoesNotExist', input: '!app', model: [['app', 'DoesNotExist', []]] },
+  { name: 'k8s string: k=v is In one value', input: 'app=web', model: [['app', 'In', ['web']]] },
+  { name: 'k8s string: k==v is In one value', input: 'app==web', want: 'app=web' },
   {
-    name: '§2.1 k in (v1,v2)',
+    name: 'k8s string: k!=v is NotIn one value',
+    input: 'app!=web',
+    model: [['app', 'NotIn', ['web']]],
+  },
+  {
+    name: 'k8s string: k in (v1,v2)',
     input: 'tier in (web,api)',
     want: 'tier in (api,web)',
     model: [['tier', 'In', ['api', 'web']]],
   },
   {
-    name: '§2.1 k notin (v1,v2)',
+    name: 'k8s string: k notin (v1,v2)',
     input: 'tier notin (web,api)',
     want: 'tier notin (api,web)',
     model: [['tier', 'NotIn', ['api', 'web']]],
   },
-  { name: '§2.1 single-value set prints as equality', input: 'a in (x)', want: 'a=x' },
-  { name: '§2.1 single-value notin prints as inequality', input: 'a notin (x)', want: 'a!=x' },
-  // Omitted values and empty set items
-  { name: '§2.1 k= is the empty value', input: 'a=', model: [['a', 'In', ['']]], want: 'a in ()' },
-  { name: '§2.1 k== is the empty value', input: 'a==', model: [['a', 'In', ['']]] },
+  { name: 'k8s string: single-value set prints as equality', input: 'a in (x)', want: 'a=x' },
   {
-    name: '§2.1 k!= is not the empty value',
+    name: 'k8s string: single-value notin prints as inequality',
+    input: 'a notin (x)',
+    want: 'a!=x',
+  },
+  // Omitted values and empty set items
+  {
+    name: 'k8s string: k= is the empty value',
+    input: 'a=',
+    model: [['a', 'In', ['']]],
+    want: 'a in ()',
+  },
+  { name: 'k8s string: k== is the empty value', input: 'a==', model: [['a', 'In', ['']]] },
+  {
+    name: 'k8s string: k!= is not the empty value',
     input: 'a!=',
     model: [['a', 'NotIn', ['']]],
     want: 'a notin ()',
   },
   {
-    name: '§2.1 k= before a comma',
+    name: 'k8s string: k= before a comma',
     input: 'a=,b',
     model: [
       ['a', 'In', ['']],
       ['b', 'Exists', []],
     ],
   },
-  { name: '§2.1 () is {""}, not an empty set', input: 'x in ()', model: [['x', 'In', ['']]] },
-  { name: '§2.1 notin () is {""}', input: 'x notin ()', model: [['x', 'NotIn', ['']]] },
   {
-    name: '§2.1 (a,,b) is {"", a, b}',
+    name: 'k8s string: () is {""}, not an empty set',
+    input: 'x in ()',
+    model: [['x', 'In', ['']]],
+  },
+  { name: 'k8s string: notin () is {""}', input: 'x notin ()', model: [['x', 'NotIn', ['']]] },
+  {
+    name: 'k8s string: (a,,b) is {"", a, b}',
     input: 'x in (a,,b)',
     model: [['x', 'In', ['', 'a', 'b']]],
     want: 'x in (,a,b)',
   },
   {
-    name: '§2.1 (,a) has a leading empty value',
+    name: 'k8s string: (,a) has a leading empty value',
     input: 'x in (,a)',
     model: [['x', 'In', ['', 'a']]],
   },
   {
-    name: '§2.1 (a,) has a trailing empty value',
+    name: 'k8s string: (a,) has a trailing empty value',
     input: 'x in (a,)',
     model: [['x', 'In', ['', 'a']]],
   },
-  { name: '§2.1 (,) is {""}', input: 'x in (,)', model: [['x', 'In', ['']]] },
+  { name: 'k8s string: (,) is {""}', input: 'x in (,)', model: [['x', 'In', ['']]] },
   {
-    name: '§2.1 duplicate set values collapse',
+    name: 'k8s string: duplicate set values collapse',
     input: 'x in (b,a,b,a)',
     model: [['x', 'In', ['a', 'b']]],
   },
-  { name: '§2.1 duplicate empty values collapse', input: 'x in (,,)', model: [['x', 'In', ['']]] },
-  // Keywords as identifiers
-  { name: '§2.1 in in (in) is valid', input: 'in in (in)', model: [['in', 'In', ['in']]] },
   {
-    name: '§2.1 notin notin (notin) is valid',
+    name: 'k8s string: duplicate empty values collapse',
+    input: 'x in (,,)',
+    model: [['x', 'In', ['']]],
+  },
+  // Keywords as identifiers
+  { name: 'k8s string: in in (in) is valid', input: 'in in (in)', model: [['in', 'In', ['in']]] },
+  {
+    name: 'k8s string: notin notin (notin) is valid',
     input: 'notin notin (notin)',
     model: [['notin', 'NotIn', ['notin']]],
   },
-  { name: '§2.1 keyword as a bare key', input: 'in', model: [['in', 'Exists', []]] },
-  { name: '§2.1 keyword after !', input: '!notin', model: [['notin', 'DoesNotExist', []]] },
-  { name: '§2.1 keyword as an equality value', input: 'a=in', model: [['a', 'In', ['in']]] },
+  { name: 'k8s string: keyword as a bare key', input: 'in', model: [['in', 'Exists', []]] },
+  { name: 'k8s string: keyword after !', input: '!notin', model: [['notin', 'DoesNotExist', []]] },
+  { name: 'k8s string: keyword as an equality value', input: 'a=in', model: [['a', 'In', ['in']]] },
   {
-    name: '§2.1 keywords as set values',
+    name: 'k8s string: keywords as set values',
     input: 'a in (in,notin)',
     model: [['a', 'In', ['in', 'notin']]],
   },
   // Whitespace kinds
-  { name: '§2.1 spaces around every token', input: ' a = b , c ', want: 'a=b,c' },
-  { name: '§2.1 tabs', input: 'a\tin\t(\tx\t,\ty\t)', want: 'a in (x,y)' },
-  { name: '§2.1 CR and LF', input: 'a\r\n!=\r\nb\r\n,\n!c', want: 'a!=b,!c' },
-  { name: '§2.1 whitespace between ! and key', input: '! a', model: [['a', 'DoesNotExist', []]] },
-  { name: '§2.1 no whitespace needed', input: 'a in(x),b notin(y)', want: 'a=x,b!=y' },
+  { name: 'k8s string: spaces around every token', input: ' a = b , c ', want: 'a=b,c' },
+  { name: 'k8s string: tabs', input: 'a\tin\t(\tx\t,\ty\t)', want: 'a in (x,y)' },
+  { name: 'k8s string: CR and LF', input: 'a\r\n!=\r\nb\r\n,\n!c', want: 'a!=b,!c' },
+  {
+    name: 'k8s string: whitespace between ! and key',
+    input: '! a',
+    model: [['a', 'DoesNotExist', []]],
+  },
+  { name: 'k8s string: no whitespace needed', input: 'a in(x),b notin(y)', want: 'a=x,b!=y' },
   // Several requirements, sorting
   {
-    name: '§2.1 requirements sort by key, stable for equal keys',
+    name: 'k8s string: requirements sort by key, stable for equal keys',
     input: 'b=1,a,b!=2,!c',
     model: [
       ['a', 'Exists', []],
@@ -146,7 +171,7 @@ const cases: ParseCase[] = [
     want: 'a,b=1,b!=2,!c',
   },
   {
-    name: '§1 the same key twice is legal (x present and not a)',
+    name: 'model: the same key twice is legal (x present and not a)',
     input: 'x,x notin (a)',
     model: [
       ['x', 'Exists', []],
@@ -154,282 +179,294 @@ const cases: ParseCase[] = [
     ],
   },
   {
-    name: '§1 contradictions parse (they simply match nothing)',
+    name: 'model: contradictions parse (they simply match nothing)',
     input: 'a=1,a=2',
     want: 'a=1,a=2',
   },
   // Comma placement errors
   {
-    name: '§2.1 leading comma is an error',
+    name: 'k8s string: leading comma is an error',
     input: ',a',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 0 },
   },
   {
-    name: '§2.1 trailing comma is an error',
+    name: 'k8s string: trailing comma is an error',
     input: 'a,',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 2 },
   },
   {
-    name: '§2.1 doubled comma is an error',
+    name: 'k8s string: doubled comma is an error',
     input: 'a,,b',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 2 },
   },
   {
-    name: '§2.1 lone comma is an error',
+    name: 'k8s string: lone comma is an error',
     input: ' , ',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 1 },
   },
   {
-    name: '§2.1 missing comma between requirements',
+    name: 'k8s string: missing comma between requirements',
     input: 'a=1 b=2',
     error: { code: 'SELECTOR_EXPECTED_COMMA', offset: 4 },
   },
   {
-    name: '§2.1 missing comma inside a set',
+    name: 'k8s string: missing comma inside a set',
     input: 'x in (a b)',
     error: { code: 'SELECTOR_EXPECTED_COMMA_OR_CLOSE', offset: 8 },
   },
   {
-    name: '§2.1 unclosed set',
+    name: 'k8s string: unclosed set',
     input: 'x in (a',
     error: { code: 'SELECTOR_EXPECTED_COMMA_OR_CLOSE', offset: 7 },
   },
   {
-    name: '§2.1 unclosed set after a comma',
+    name: 'k8s string: unclosed set after a comma',
     input: 'x in (a,',
     error: { code: 'SELECTOR_EXPECTED_VALUE', offset: 8 },
   },
   {
-    name: '§2.1 set without parentheses',
+    name: 'k8s string: set without parentheses',
     input: 'x in a',
     error: { code: 'SELECTOR_EXPECTED_OPEN_PAREN', offset: 5 },
   },
   {
-    name: '§2.1 in after in is a value, not a paren',
+    name: 'k8s string: in after in is a value, not a paren',
     input: 'x in in',
     error: { code: 'SELECTOR_EXPECTED_OPEN_PAREN', offset: 5 },
   },
   {
-    name: '§2.1 nested parenthesis',
+    name: 'k8s string: nested parenthesis',
     input: 'x in ((a))',
     error: { code: 'SELECTOR_EXPECTED_VALUE', offset: 6 },
   },
   // ! rules
   {
-    name: '§2.1 !x=a is an error at the operator',
+    name: 'k8s string: !x=a is an error at the operator',
     input: '!x=a',
     error: { code: 'SELECTOR_EXPECTED_COMMA', offset: 2 },
   },
   {
-    name: '§2.1 !x in (a) is an error',
+    name: 'k8s string: !x in (a) is an error',
     input: '!x in (a)',
     error: { code: 'SELECTOR_EXPECTED_COMMA', offset: 3 },
   },
   {
-    name: '§2.1 ! without a key',
+    name: 'k8s string: ! without a key',
     input: '!',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 1 },
   },
   {
-    name: '§2.1 !! is an error',
+    name: 'k8s string: !! is an error',
     input: '!!x',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 1 },
   },
   // Operators
   {
-    name: '§2.1 k>1 is recognised and refused',
+    name: 'k8s string: k>1 is recognised and refused',
     input: 'k>1',
     error: { code: 'SELECTOR_UNSUPPORTED_OPERATOR', offset: 1 },
   },
   {
-    name: '§2.1 k<1 is recognised and refused',
+    name: 'k8s string: k<1 is recognised and refused',
     input: 'a=1, k < 1',
     error: { code: 'SELECTOR_UNSUPPORTED_OPERATOR', offset: 7 },
   },
   {
-    name: '§2.1 unknown operator word',
+    name: 'k8s string: unknown operator word',
     input: 'x y',
     error: { code: 'SELECTOR_EXPECTED_OPERATOR', offset: 2 },
   },
   {
-    name: '§2.1 IN is not an operator (case-sensitive)',
+    name: 'k8s string: IN is not an operator (case-sensitive)',
     input: 'x IN (a)',
     error: { code: 'SELECTOR_EXPECTED_OPERATOR', offset: 2 },
   },
   {
-    name: '§2.1 operator where a key belongs',
+    name: 'k8s string: operator where a key belongs',
     input: '=a',
     error: { code: 'SELECTOR_EXPECTED_KEY', offset: 0 },
   },
   {
-    name: '§2.1 value must be an identifier',
+    name: 'k8s string: value must be an identifier',
     input: 'x=(',
     error: { code: 'SELECTOR_EXPECTED_VALUE', offset: 2 },
   },
   {
-    name: '§2.1 a value cannot contain =',
+    name: 'k8s string: a value cannot contain =',
     input: 'x=a=b',
     error: { code: 'SELECTOR_EXPECTED_COMMA', offset: 3 },
   },
   {
-    name: '§2.1 x=== is == then a stray =',
+    name: 'k8s string: x=== is == then a stray =',
     input: 'x===',
     error: { code: 'SELECTOR_EXPECTED_VALUE', offset: 3 },
   },
   // Key rules (kubernetes profile, the default)
-  { name: '§3 name of 63 characters', input: a63, model: [[a63, 'Exists', []]] },
+  { name: 'validation: name of 63 characters', input: a63, model: [[a63, 'Exists', []]] },
   {
-    name: '§3 name of 64 characters is too long',
+    name: 'validation: name of 64 characters is too long',
     input: a64,
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
-  { name: '§3 name of one character', input: 'a', model: [['a', 'Exists', []]] },
-  { name: '§3 name with - _ . inside', input: 'a-b_c.d', model: [['a-b_c.d', 'Exists', []]] },
-  { name: '§3 name with capitals and digits', input: 'A9z', model: [['A9z', 'Exists', []]] },
+  { name: 'validation: name of one character', input: 'a', model: [['a', 'Exists', []]] },
   {
-    name: '§3 name must start alphanumeric',
+    name: 'validation: name with - _ . inside',
+    input: 'a-b_c.d',
+    model: [['a-b_c.d', 'Exists', []]],
+  },
+  {
+    name: 'validation: name with capitals and digits',
+    input: 'A9z',
+    model: [['A9z', 'Exists', []]],
+  },
+  {
+    name: 'validation: name must start alphanumeric',
     input: 'x,-a',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 2 },
   },
   {
-    name: '§3 name must end alphanumeric',
+    name: 'validation: name must end alphanumeric',
     input: 'a_=1',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 name rejects other punctuation',
+    name: 'validation: name rejects other punctuation',
     input: 'a:b',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 name rejects non-ASCII',
+    name: 'validation: name rejects non-ASCII',
     input: 'clé',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix/name',
+    name: 'validation: prefix/name',
     input: 'example.com/app',
     model: [['example.com/app', 'Exists', []]],
   },
   {
-    name: '§3 prefix of 253 characters',
+    name: 'validation: prefix of 253 characters',
     input: `${subdomain(253)}/x`,
     model: [[`${subdomain(253)}/x`, 'Exists', []]],
   },
   {
-    name: '§3 prefix of 254 characters is too long',
+    name: 'validation: prefix of 254 characters is too long',
     input: `${subdomain(254)}/x`,
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix/name with a 63-character name',
+    name: 'validation: prefix/name with a 63-character name',
     input: `a.b/${a63}`,
     model: [[`a.b/${a63}`, 'Exists', []]],
   },
   {
-    name: '§3 prefix/name with a 64-character name',
+    name: 'validation: prefix/name with a 64-character name',
     input: `a.b/${a64}`,
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix must be lowercase',
+    name: 'validation: prefix must be lowercase',
     input: 'Example.com/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix label must not start with -',
+    name: 'validation: prefix label must not start with -',
     input: '-a.com/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix label must not end with -',
+    name: 'validation: prefix label must not end with -',
     input: 'a-.com/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix must not contain _',
+    name: 'validation: prefix must not contain _',
     input: 'a_b.com/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 prefix must not have empty labels',
+    name: 'validation: prefix must not have empty labels',
     input: 'a..com/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 empty prefix',
+    name: 'validation: empty prefix',
     input: '/app',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 empty name after prefix',
+    name: 'validation: empty name after prefix',
     input: 'a.com/',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 at most one /',
+    name: 'validation: at most one /',
     input: 'a/b/c',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§3 bad key after ! points at the key',
+    name: 'validation: bad key after ! points at the key',
     input: '! -x',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 2 },
   },
   {
-    name: '§2.1 the first error in the input wins (bad key before a syntax error)',
+    name: 'k8s string: the first error in the input wins (bad key before a syntax error)',
     // regression: validation used to run after the whole parse and report the later comma.
     input: 'BAD/x=1,,',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 0 },
   },
   {
-    name: '§2.1 a bad key is reported before a bad operator after it',
+    name: 'k8s string: a bad key is reported before a bad operator after it',
     input: 'x=1,-y z',
     error: { code: 'SELECTOR_INVALID_KEY', offset: 4 },
   },
   // Value rules
-  { name: '§3 value of 63 characters', input: `a=${a63}`, model: [['a', 'In', [a63]]] },
+  { name: 'validation: value of 63 characters', input: `a=${a63}`, model: [['a', 'In', [a63]]] },
   {
-    name: '§3 value of 64 characters is too long',
+    name: 'validation: value of 64 characters is too long',
     input: `a=${a64}`,
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 2 },
   },
-  { name: '§3 value with - _ . inside', input: 'a=1.2-3_4', model: [['a', 'In', ['1.2-3_4']]] },
   {
-    name: '§3 value must not contain /',
+    name: 'validation: value with - _ . inside',
+    input: 'a=1.2-3_4',
+    model: [['a', 'In', ['1.2-3_4']]],
+  },
+  {
+    name: 'validation: value must not contain /',
     input: 'a=b/c',
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 2 },
   },
   {
-    name: '§3 value must start alphanumeric',
+    name: 'validation: value must start alphanumeric',
     input: 'a!=-b',
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 3 },
   },
   {
-    name: '§3 value must end alphanumeric',
+    name: 'validation: value must end alphanumeric',
     input: 'a=b.',
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 2 },
   },
   {
-    name: '§3 bad value inside a set points at the value',
+    name: 'validation: bad value inside a set points at the value',
     input: 'x in (a, -b)',
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 9 },
   },
   // Profiles
   {
-    name: '§3 profile none accepts anything the grammar does',
+    name: 'validation: profile none accepts anything the grammar does',
     input: 'Bad Key!=x',
     profile: 'none',
     error: { code: 'SELECTOR_EXPECTED_OPERATOR', offset: 4 },
   },
   {
-    name: '§3 profile none: free-form key and value',
+    name: 'validation: profile none: free-form key and value',
     input: '-x_=/v/',
     profile: 'none',
     model: [['-x_', 'In', ['/v/']]],
   },
   {
-    name: '§3 profile docker: any non-empty key and any value',
+    name: 'validation: profile docker: any non-empty key and any value',
     input: 'com.docker.compose.project=ix-Authentik/1,Key_=',
     profile: 'docker',
     model: [
@@ -438,25 +475,25 @@ const cases: ParseCase[] = [
     ],
   },
   {
-    name: '§3 profile datum: datum/host may be used by a matcher',
+    name: 'validation: profile datum: datum/host may be used by a matcher',
     input: 'datum/host=web-001',
     profile: 'datum',
     model: [['datum/host', 'In', ['web-001']]],
   },
   {
-    name: '§3 profile datum: other datum/ keys are reserved',
+    name: 'validation: profile datum: other datum/ keys are reserved',
     input: 'role=web,datum/site=x',
     profile: 'datum',
     error: { code: 'SELECTOR_RESERVED_LABEL', offset: 9 },
   },
   {
-    name: '§3 profile datum: values are never empty',
+    name: 'validation: profile datum: values are never empty',
     input: 'role=',
     profile: 'datum',
     error: { code: 'SELECTOR_INVALID_VALUE', offset: 5 },
   },
   {
-    name: '§3 profile datum: + is allowed',
+    name: 'validation: profile datum: + is allowed',
     input: 'version=1.2+build',
     profile: 'datum',
     model: [['version', 'In', ['1.2+build']]],
@@ -474,17 +511,17 @@ for (const c of cases) {
     if (c.model !== undefined) assert.deepEqual(rows(selector), c.model);
     const printed = formatSelector(selector);
     if (c.want !== undefined) assert.equal(printed, c.want);
-    // §2.1 printing then parsing is a fixed point.
+    // docs/selector.md, "Kubernetes selector strings" printing then parsing is a fixed point.
     assert.equal(formatSelector(parseSelector(printed, options)), printed);
   });
 }
 
-test('§2.1 blank input is the shared EVERYTHING constant', () => {
+test('k8s string: blank input is the shared EVERYTHING constant', () => {
   assert.equal(parseSelector(''), EVERYTHING);
   assert.equal(parseSelector('\n\t'), EVERYTHING);
 });
 
-test('§2.1 errors name the token found and what was expected', () => {
+test('k8s string: errors name the token found and what was expected', () => {
   const error = expectError(() => parseSelector('x in (a b)'), {
     code: 'SELECTOR_EXPECTED_COMMA_OR_CLOSE',
   });
@@ -495,7 +532,7 @@ test('§2.1 errors name the token found and what was expected', () => {
   assert.equal(atEnd.message, "found '', expected: identifier after ','");
 });
 
-test('§2.1 a NUL byte is refused at its offset (Kubernetes would end or split the input there)', () => {
+test('k8s string: a NUL byte is refused at its offset (Kubernetes would end or split the input there)', () => {
   for (const [input, offset] of [
     ['a\0', 1],
     ['a=\0b', 2],
@@ -506,7 +543,7 @@ test('§2.1 a NUL byte is refused at its offset (Kubernetes would end or split t
   }
 });
 
-test('§2.1 formatKubernetes prints as apimachinery String(): spellings kept, Nothing is empty', () => {
+test('k8s string: formatKubernetes prints as apimachinery String(): spellings kept, Nothing is empty', () => {
   const cases: [string, string][] = [
     ['x=a,y==b,z!=c', 'x=a,y==b,z!=c'],
     ['x=, z= ', 'x=,z='],
@@ -527,7 +564,7 @@ test('§2.1 formatKubernetes prints as apimachinery String(): spellings kept, No
   );
 });
 
-test('§2.1 requirements remember their offsets', () => {
+test('k8s string: requirements remember their offsets', () => {
   const selector = parseSelector('b=1, !a');
   assert.deepEqual(
     selector.requirements.map((r) => [r.key, r.origin?.offset]),
@@ -538,7 +575,7 @@ test('§2.1 requirements remember their offsets', () => {
   );
 });
 
-test('§2.1 printing: no spaces except around in/notin, {""} prints as ()', () => {
+test('k8s string: printing: no spaces except around in/notin, {""} prints as ()', () => {
   const selector = selectorOf([
     requirement('d', 'DoesNotExist'),
     requirement('b', 'NotIn', ['c']),
@@ -550,7 +587,7 @@ test('§2.1 printing: no spaces except around in/notin, {""} prints as ()', () =
   assert.equal(formatRequirement(requirement('k', 'Exists')), 'k');
 });
 
-test('§2.1 printing sorts without mutating the input', () => {
+test('k8s string: printing sorts without mutating the input', () => {
   const values = ['z', 'a', 'm'];
   const req = requirement('k', 'In', values);
   assert.deepEqual(values, ['z', 'a', 'm']);
@@ -565,13 +602,13 @@ test('§2.1 printing sorts without mutating the input', () => {
   assert.equal(formatSelector(selectorOf([req])), 'k in (a,m,z)');
 });
 
-test('§2.1 sorting is by code point (UTF-8 byte order), as Go sorts', () => {
+test('k8s string: sorting is by code point (UTF-8 byte order), as Go sorts', () => {
   // U+FFFD sorts before U+1F600 by code point; UTF-16 units would put it after.
   const selector = parseSelector('k in (\u{1F600},\uFFFD)', { profile: 'none' });
   assert.deepEqual(selector.requirements[0]?.values, ['\uFFFD', '\u{1F600}']);
 });
 
-test('§3 a value breaking two rules is one error naming both, and its key once', () => {
+test('validation: a value breaking two rules is one error naming both, and its key once', () => {
   const value = `${'a'.repeat(64)}-`;
   const error = expectError(() => parseSelector(`k=${value}`), {
     code: 'SELECTOR_INVALID_VALUE',

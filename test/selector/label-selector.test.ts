@@ -1,4 +1,4 @@
-// Spec §2.2: Kubernetes LabelSelector objects (null vs {}, operators, arity, round trip).
+// docs/selector.md, "Kubernetes LabelSelector objects": Kubernetes LabelSelector objects (null vs {}, operators, arity, round trip).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -24,21 +24,21 @@ interface ObjectCase {
 }
 
 const cases: ObjectCase[] = [
-  { name: '§2.2 null is Nothing', object: null, model: 'nothing' },
-  { name: '§2.2 absent (undefined) is Nothing', object: undefined, model: 'nothing' },
-  { name: '§2.2 {} is Everything', object: {}, model: 'everything' },
+  { name: 'LabelSelector: null is Nothing', object: null, model: 'nothing' },
+  { name: 'LabelSelector: absent (undefined) is Nothing', object: undefined, model: 'nothing' },
+  { name: 'LabelSelector: {} is Everything', object: {}, model: 'everything' },
   {
-    name: '§2.2 empty matchLabels is Everything',
+    name: 'LabelSelector: empty matchLabels is Everything',
     object: { matchLabels: {} },
     model: 'everything',
   },
   {
-    name: '§2.2 null fields are Everything',
+    name: 'LabelSelector: null fields are Everything',
     object: { matchLabels: null, matchExpressions: null },
     model: 'everything',
   },
   {
-    name: '§2.2 matchLabels → In',
+    name: 'LabelSelector: matchLabels → In',
     object: { matchLabels: { app: 'web', tier: '' } },
     model: [
       ['app', 'In', ['web']],
@@ -46,7 +46,7 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 every operator',
+    name: 'LabelSelector: every operator',
     object: {
       matchExpressions: [
         { key: 'a', operator: 'In', values: ['x', 'y'] },
@@ -63,12 +63,12 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 [""] is a legal value list',
+    name: 'LabelSelector: [""] is a legal value list',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: [''] }] },
     model: [['a', 'In', ['']]],
   },
   {
-    name: '§2.2 matchLabels and matchExpressions are ANDed',
+    name: 'LabelSelector: matchLabels and matchExpressions are ANDed',
     object: {
       matchLabels: { app: 'web' },
       matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['api'] }],
@@ -79,7 +79,7 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 operators are case-sensitive: in',
+    name: 'LabelSelector: operators are case-sensitive: in',
     object: { matchExpressions: [{ key: 'a', operator: 'in', values: ['x'] }] },
     errors: [
       {
@@ -90,52 +90,52 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 operators are case-sensitive: EXISTS',
+    name: 'LabelSelector: operators are case-sensitive: EXISTS',
     object: { matchExpressions: [{ key: 'a', operator: 'EXISTS' }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].operator' }],
   },
   {
-    name: '§2.2 Gt is not an operator here',
+    name: 'LabelSelector: Gt is not an operator here',
     object: { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].operator' }],
   },
   {
-    name: '§2.2 missing operator',
+    name: 'LabelSelector: missing operator',
     object: { matchExpressions: [{ key: 'a' }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].operator' }],
   },
   {
-    name: '§2.2 In needs at least one value',
+    name: 'LabelSelector: In needs at least one value',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: [] }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
   },
   {
-    name: '§2.2 NotIn needs at least one value (values absent)',
+    name: 'LabelSelector: NotIn needs at least one value (values absent)',
     object: { matchExpressions: [{ key: 'a', operator: 'NotIn' }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
   },
   {
-    name: '§2.2 Exists takes no values',
+    name: 'LabelSelector: Exists takes no values',
     object: { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
   },
   {
-    name: '§2.2 DoesNotExist takes no values',
+    name: 'LabelSelector: DoesNotExist takes no values',
     object: { matchExpressions: [{ key: 'a', operator: 'DoesNotExist', values: [''] }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
   },
   {
-    name: '§2.2 values must be strings',
+    name: 'LabelSelector: values must be strings',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: [1] }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values[0]' }],
   },
   {
-    name: '§2.2 values must be a list',
+    name: 'LabelSelector: values must be a list',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: 'x' }] },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' }],
   },
   {
-    name: '§2.2 a bad key and a bad value are both reported (apimachinery paths)',
+    name: 'LabelSelector: a bad key and a bad value are both reported (apimachinery paths)',
     object: { matchExpressions: [{ key: '-key', operator: 'In', values: ['-value'] }] },
     errors: [
       { code: 'SELECTOR_INVALID_KEY', path: 'matchExpressions[0].key' },
@@ -143,7 +143,7 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 a bad operator does not hide a bad key',
+    name: 'LabelSelector: a bad operator does not hide a bad key',
     object: { matchExpressions: [{ key: '-key', operator: 'abc' }] },
     errors: [
       { code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].operator' },
@@ -151,7 +151,7 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 an arity error does not hide bad values',
+    name: 'LabelSelector: an arity error does not hide bad values',
     object: { matchExpressions: [{ key: 'k', operator: 'Exists', values: ['-v'] }] },
     errors: [
       { code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions[0].values' },
@@ -159,12 +159,12 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 matchLabels values must be strings',
+    name: 'LabelSelector: matchLabels values must be strings',
     object: { matchLabels: { a: 1 } },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchLabels.a' }],
   },
   {
-    name: '§2.2 unknown fields are errors',
+    name: 'LabelSelector: unknown fields are errors',
     object: {
       matchLabel: { a: 'x' },
       matchExpressions: [{ key: 'a', operator: 'Exists', value: 1 }],
@@ -175,17 +175,17 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§2.2 the selector must be a mapping',
+    name: 'LabelSelector: the selector must be a mapping',
     object: 'app=web',
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: '' }],
   },
   {
-    name: '§2.2 matchExpressions must be a list',
+    name: 'LabelSelector: matchExpressions must be a list',
     object: { matchExpressions: { key: 'a' } },
     errors: [{ code: 'SELECTOR_INVALID_LABEL_SELECTOR', path: 'matchExpressions' }],
   },
   {
-    name: '§2.2 every problem is reported, with the base path',
+    name: 'LabelSelector: every problem is reported, with the base path',
     object: {
       matchExpressions: [
         { key: 'a', operator: 'in', values: ['x'] },
@@ -202,17 +202,17 @@ const cases: ObjectCase[] = [
     ],
   },
   {
-    name: '§3 kubernetes profile by default: bad key',
+    name: 'validation: kubernetes profile by default: bad key',
     object: { matchLabels: { 'bad key': 'x' } },
     errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'matchLabels.bad key' }],
   },
   {
-    name: '§3 kubernetes profile by default: bad value',
+    name: 'validation: kubernetes profile by default: bad value',
     object: { matchExpressions: [{ key: 'a', operator: 'In', values: ['ok', 'not ok'] }] },
     errors: [{ code: 'SELECTOR_INVALID_VALUE', path: 'matchExpressions[0].values[1]' }],
   },
   {
-    name: '§3 profile none accepts any key',
+    name: 'validation: profile none accepts any key',
     object: { matchLabels: { 'bad key': 'x' } },
     options: { profile: 'none' },
     model: [['bad key', 'In', ['x']]],
@@ -233,7 +233,7 @@ for (const c of cases) {
   });
 }
 
-test('§2.2 null and {} are the distinct NOTHING and EVERYTHING constants', () => {
+test('LabelSelector: null and {} are the distinct NOTHING and EVERYTHING constants', () => {
   assert.equal(fromLabelSelector(null).selector, NOTHING);
   assert.equal(fromLabelSelector({}).selector, EVERYTHING);
   assert.notEqual(NOTHING, EVERYTHING);
@@ -281,7 +281,7 @@ const roundTrips: { name: string; object: unknown }[] = [
 ];
 
 for (const c of roundTrips) {
-  test(`§2.2 round trip object → model → object: ${c.name}`, () => {
+  test(`LabelSelector: round trip object → model → object: ${c.name}`, () => {
     const { selector, errors } = fromLabelSelector(c.object);
     assert.deepEqual(errors, []);
     assert.deepEqual(json(toLabelSelector(selector!)), c.object);
@@ -291,14 +291,14 @@ for (const c of roundTrips) {
   });
 }
 
-test('§2.2 round trip: value lists come back sorted and de-duplicated (a set)', () => {
+test('LabelSelector: round trip: value lists come back sorted and de-duplicated (a set)', () => {
   const object = { matchExpressions: [{ key: 'a', operator: 'In', values: ['y', 'x', 'y'] }] };
   assert.deepEqual(json(toLabelSelector(fromLabelSelector(object).selector!)), {
     matchExpressions: [{ key: 'a', operator: 'In', values: ['x', 'y'] }],
   });
 });
 
-test('§2.2 strings convert to objects: equality to matchLabels, the rest to expressions', () => {
+test('LabelSelector: strings convert to objects: equality to matchLabels, the rest to expressions', () => {
   const object = toLabelSelector(parseSelector('app=web,app=api,tier in (a,b),!legacy,canary'));
   assert.deepEqual(json(object), {
     matchLabels: { app: 'web' },
@@ -322,7 +322,7 @@ test('§2.2 strings convert to objects: equality to matchLabels, the rest to exp
   }
 });
 
-test('§2.2 a __proto__ label key survives the object round trip', () => {
+test('LabelSelector: a __proto__ label key survives the object round trip', () => {
   const object = JSON.parse('{"matchLabels": {"__proto__": "x"}}') as unknown;
   const { selector } = fromLabelSelector(object, { profile: 'docker' });
   assert.deepEqual(rows(selector!), [['__proto__', 'In', ['x']]]);
@@ -330,7 +330,7 @@ test('§2.2 a __proto__ label key survives the object round trip', () => {
   assert.equal(JSON.stringify(back), '{"matchLabels":{"__proto__":"x"}}');
 });
 
-test('§2.2 LabelSelector problems come back as shared diagnostics with their paths', () => {
+test('LabelSelector: LabelSelector problems come back as shared diagnostics with their paths', () => {
   const result = fromLabelSelector(
     { matchExpressions: [{ key: '-key', operator: 'In', values: ['-value'] }] },
     { path: 'spec.selector' },

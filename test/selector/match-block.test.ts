@@ -1,4 +1,4 @@
-// Spec §2.4: Datum match blocks (seed 001), as objects and as YAML/JSON text.
+// docs/selector.md, "Datum match blocks": Datum match blocks, as objects and as YAML/JSON text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -26,11 +26,11 @@ interface BlockCase {
 }
 
 const cases: BlockCase[] = [
-  { name: '§2.4 absent block matches everything', block: undefined, model: 'everything' },
-  { name: '§2.4 null block matches everything', block: null, model: 'everything' },
-  { name: '§2.4 empty block matches everything', block: {}, model: 'everything' },
+  { name: 'match block: absent block matches everything', block: undefined, model: 'everything' },
+  { name: 'match block: null block matches everything', block: null, model: 'everything' },
+  { name: 'match block: empty block matches everything', block: {}, model: 'everything' },
   {
-    name: '§2.4 labels → In one value',
+    name: 'match block: labels → In one value',
     block: { labels: { role: 'web', environment: 'production' } },
     model: [
       ['environment', 'In', ['production']],
@@ -38,27 +38,27 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§2.4 oneOf → In',
+    name: 'match block: oneOf → In',
     block: { oneOf: { site: ['london', 'frankfurt'] } },
     model: [['site', 'In', ['frankfurt', 'london']]],
   },
   {
-    name: '§2.4 noneOf → NotIn',
+    name: 'match block: noneOf → NotIn',
     block: { noneOf: { tier: ['legacy'] } },
     model: [['tier', 'NotIn', ['legacy']]],
   },
   {
-    name: '§2.4 has → Exists',
+    name: 'match block: has → Exists',
     block: { has: ['monitoring'] },
     model: [['monitoring', 'Exists', []]],
   },
   {
-    name: '§2.4 missing → DoesNotExist',
+    name: 'match block: missing → DoesNotExist',
     block: { missing: ['decommissioned'] },
     model: [['decommissioned', 'DoesNotExist', []]],
   },
   {
-    name: '§2.4 the seed example: all five forms ANDed',
+    name: 'match block: the seed example: all five forms ANDed',
     block: {
       labels: { role: 'web', environment: 'production' },
       oneOf: { site: ['london', 'frankfurt'] },
@@ -69,17 +69,17 @@ const cases: BlockCase[] = [
     want: '!decommissioned,environment=production,monitoring,role=web,site in (frankfurt,london),tier!=legacy',
   },
   {
-    name: '§2.4 empty forms are fine',
+    name: 'match block: empty forms are fine',
     block: { labels: {}, oneOf: {}, noneOf: {}, has: [], missing: [] },
     model: 'everything',
   },
   {
-    name: '§2.4 null form bodies are fine',
+    name: 'match block: null form bodies are fine',
     block: { labels: null, oneOf: null },
     model: 'everything',
   },
   {
-    name: '§2.4 numbers given as JS values are printed with String',
+    name: 'match block: numbers given as JS values are printed with String',
     block: { labels: { port: 8080, on: true } },
     model: [
       ['on', 'In', ['true']],
@@ -87,13 +87,13 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§2.4 datum/host may be matched',
+    name: 'match block: datum/host may be matched',
     block: { labels: { 'datum/host': 'web-001' } },
     model: [['datum/host', 'In', ['web-001']]],
   },
   // Errors
   {
-    name: '§2.4 unknown form names it',
+    name: 'match block: unknown form names it',
     block: { anyOf: { a: ['1'] } },
     errors: [
       {
@@ -104,12 +104,12 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§2.4 forms are case-sensitive',
+    name: 'match block: forms are case-sensitive',
     block: { Labels: { a: '1' } },
     errors: [{ code: 'SELECTOR_INVALID_MATCH', message: 'match has no field "Labels"' }],
   },
   {
-    name: '§2.4 every problem is reported',
+    name: 'match block: every problem is reported',
     block: { anyOf: {}, labels: { a: ['x'] }, has: 'monitoring' },
     errors: [
       { code: 'SELECTOR_INVALID_MATCH', path: 'match.anyOf' },
@@ -118,32 +118,32 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§2.4 the block must be a mapping',
+    name: 'match block: the block must be a mapping',
     block: ['labels'],
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match' }],
   },
   {
-    name: '§2.4 a scalar block is an error',
+    name: 'match block: a scalar block is an error',
     block: 'role=web',
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match' }],
   },
   {
-    name: '§2.4 labels must be a mapping',
+    name: 'match block: labels must be a mapping',
     block: { labels: ['a'] },
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.labels' }],
   },
   {
-    name: '§2.4 oneOf values must be lists',
+    name: 'match block: oneOf values must be lists',
     block: { oneOf: { site: 'london' } },
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.oneOf.site' }],
   },
   {
-    name: '§2.4 noneOf lists hold scalars',
+    name: 'match block: noneOf lists hold scalars',
     block: { noneOf: { tier: [{ a: 1 }] } },
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'match.noneOf.tier' }],
   },
   {
-    name: '§2.4 has entries must be keys',
+    name: 'match block: has entries must be keys',
     block: { has: ['ok', 3, ''] },
     errors: [
       { code: 'SELECTOR_INVALID_MATCH', path: 'match.has[1]' },
@@ -151,28 +151,28 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§3 datum profile: reserved keys other than datum/host',
+    name: 'validation: datum profile: reserved keys other than datum/host',
     block: { labels: { 'datum/site': 'x' } },
     errors: [{ code: 'SELECTOR_RESERVED_LABEL', path: 'match.labels.datum/site' }],
   },
   {
-    name: '§3 datum profile: values are never empty',
+    name: 'validation: datum profile: values are never empty',
     block: { labels: { role: '' } },
     errors: [{ code: 'SELECTOR_INVALID_VALUE', path: 'match.labels.role' }],
   },
   {
-    name: '§3 datum profile: bad key characters',
+    name: 'validation: datum profile: bad key characters',
     block: { has: ['a b'] },
     errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'match.has[0]' }],
   },
   {
-    name: '§2.4 a bad key is reported even next to an empty oneOf',
+    name: 'match block: a bad key is reported even next to an empty oneOf',
     // regression: an empty oneOf used to turn the block into Nothing before validation.
     block: { labels: { 'a b': 'x' }, oneOf: { site: [] } },
     errors: [{ code: 'SELECTOR_INVALID_KEY', path: 'match.labels.a b' }],
   },
   {
-    name: '§2.4 bad keys are reported together with a malformed form',
+    name: 'match block: bad keys are reported together with a malformed form',
     // regression: a structural error used to hide every key and value error until it was fixed.
     block: { noneOf: { tier: 'legacy' }, labels: { 'bad key': 'x', 'datum/foo': 'y' } },
     errors: [
@@ -182,32 +182,32 @@ const cases: BlockCase[] = [
     ],
   },
   {
-    name: '§2.4 options.path prefixes error paths',
+    name: 'match block: options.path prefixes error paths',
     block: { anyOf: {} },
     options: { path: 'layers[2].match' },
     errors: [{ code: 'SELECTOR_INVALID_MATCH', path: 'layers[2].match.anyOf' }],
   },
   {
-    name: '§3 profile none skips key checks',
+    name: 'validation: profile none skips key checks',
     block: { labels: { 'datum/site': '' } },
     options: { profile: 'none' },
     model: [['datum/site', 'In', ['']]],
   },
   {
-    name: '§3 profile kubernetes can be chosen',
+    name: 'validation: profile kubernetes can be chosen',
     block: { labels: { 'Bad.Prefix/x': 'y' } },
     options: { profile: 'kubernetes' },
     errors: [{ code: 'SELECTOR_INVALID_KEY' }],
   },
   // Warnings
   {
-    name: '§2.4 empty oneOf can never match: Nothing, with a warning',
+    name: 'match block: empty oneOf can never match: Nothing, with a warning',
     block: { labels: { role: 'web' }, oneOf: { site: [] } },
     model: 'nothing',
     warnings: [{ code: 'SELECTOR_EMPTY_MATCH_LIST', path: 'match.oneOf.site' }],
   },
   {
-    name: '§2.4 empty noneOf always holds: the term is dropped, with a warning',
+    name: 'match block: empty noneOf always holds: the term is dropped, with a warning',
     block: { labels: { role: 'web' }, noneOf: { tier: [] } },
     model: [['role', 'In', ['web']]],
     warnings: [{ code: 'SELECTOR_EMPTY_MATCH_LIST', path: 'match.noneOf.tier' }],
@@ -233,13 +233,13 @@ for (const c of cases) {
   });
 }
 
-test('§2.4 the empty and absent blocks are EVERYTHING; an empty oneOf is NOTHING', () => {
+test('match block: the empty and absent blocks are EVERYTHING; an empty oneOf is NOTHING', () => {
   assert.equal(fromMatchBlock(undefined).selector, EVERYTHING);
   assert.equal(fromMatchBlock({}).selector, EVERYTHING);
   assert.equal(fromMatchBlock({ oneOf: { a: [] } }).selector, NOTHING);
 });
 
-test('§2.4 seed semantics: noneOf holds when absent, missing only when absent', () => {
+test('match block: seed semantics: noneOf holds when absent, missing only when absent', () => {
   const selector = fromMatchBlock({
     noneOf: { tier: ['legacy'] },
     missing: ['decommissioned'],
@@ -259,21 +259,25 @@ interface TextCase {
 
 const textCases: TextCase[] = [
   {
-    name: '§2.4 YAML values are their literal text (1 → "1", 1.0 → "1.0", yes → "yes")',
+    name: 'match block: YAML values are their literal text (1 → "1", 1.0 → "1.0", yes → "yes")',
     text: 'labels: {a: 1, b: 1.0, c: yes, d: 0x1f, e: +1}',
     want: 'a=1,b=1.0,c=yes,d=0x1f,e=+1',
   },
   {
-    name: '§2.4 YAML block style',
+    name: 'match block: YAML block style',
     text: 'oneOf:\n  site: [london, frankfurt]\nhas:\n  - monitoring\n',
     want: 'monitoring,site in (frankfurt,london)',
   },
-  { name: '§2.4 JSON text', text: '{"noneOf": {"tier": ["legacy"]}}', want: 'tier!=legacy' },
-  { name: '§2.4 empty text is the empty block', text: '', want: '' },
-  { name: '§2.4 {} is the empty block', text: '{}', want: '' },
-  { name: '§2.4 quoted numbers stay text', text: 'labels: {a: "007"}', want: 'a=007' },
   {
-    name: '§2.4 unknown form in text',
+    name: 'match block: JSON text',
+    text: '{"noneOf": {"tier": ["legacy"]}}',
+    want: 'tier!=legacy',
+  },
+  { name: 'match block: empty text is the empty block', text: '', want: '' },
+  { name: 'match block: {} is the empty block', text: '{}', want: '' },
+  { name: 'match block: quoted numbers stay text', text: 'labels: {a: "007"}', want: 'a=007' },
+  {
+    name: 'match block: unknown form in text',
     text: 'anyOf: {a: [x]}',
     error: {
       code: 'SELECTOR_INVALID_MATCH',
@@ -282,22 +286,22 @@ const textCases: TextCase[] = [
     },
   },
   {
-    name: '§2.4 invalid YAML is a match error',
+    name: 'match block: invalid YAML is a match error',
     text: 'labels: {a: [',
     error: { code: 'SELECTOR_INVALID_MATCH' },
   },
   {
-    name: '§2.4 duplicate keys in YAML are an error',
+    name: 'match block: duplicate keys in YAML are an error',
     text: 'labels: {a: 1, a: 2}',
     error: { code: 'SELECTOR_INVALID_MATCH' },
   },
   {
-    name: '§2.4 YAML aliases are refused',
+    name: 'match block: YAML aliases are refused',
     text: 'labels: &x {a: 1}\noneOf: *x',
     error: { code: 'SELECTOR_INVALID_MATCH' },
   },
   {
-    name: '§2.4 a YAML scalar is not a block',
+    name: 'match block: a YAML scalar is not a block',
     text: 'role=web',
     error: { code: 'SELECTOR_INVALID_MATCH', path: 'match' },
   },
@@ -313,7 +317,7 @@ for (const c of textCases) {
   });
 }
 
-test('§2.4 toMatchBlock inverts fromMatchBlock', () => {
+test('match block: toMatchBlock inverts fromMatchBlock', () => {
   const block = {
     labels: { role: 'web' },
     oneOf: { site: ['frankfurt', 'london'] },
@@ -329,7 +333,7 @@ test('§2.4 toMatchBlock inverts fromMatchBlock', () => {
   assert.deepEqual(toMatchBlock(EVERYTHING), {});
 });
 
-test('§2.4 toMatchBlock merges two requirements of one form on one key', () => {
+test('match block: toMatchBlock merges two requirements of one form on one key', () => {
   // regression: a second `In`/`NotIn` on a key used to overwrite the first one's list.
   const selector = parseSyntax('match', '{}');
   assert.equal(selector, EVERYTHING);
@@ -350,7 +354,7 @@ test('§2.4 toMatchBlock merges two requirements of one form on one key', () => 
   });
 });
 
-test('§2.4 match block problems come back as shared diagnostics too, warnings as warnings', () => {
+test('match block: match block problems come back as shared diagnostics too, warnings as warnings', () => {
   const result = fromMatchBlock({ oneOf: { site: [] }, has: [''] });
   assert.deepEqual(
     result.diagnostics.map((d) => [d.severity, d.code, d.path, d.module]),

@@ -1,4 +1,4 @@
-// Spec §1 (the absent-key table), §3 (validation profiles) and §4 (compile, explain), plus the
+// docs/selector.md, "The model" (the absent-key table), docs/selector.md, "Validation profiles" (validation profiles) and docs/selector.md, "Matching semantics" (compile, explain), plus the
 // hostile keys __proto__ / constructor / toString on every path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,7 +38,7 @@ function allAgree(selector: Selector, labels: Labels): boolean {
   return interpreted;
 }
 
-// §1 table: operator × (present with a value in S, present outside S, present with "", absent).
+// docs/selector.md, "The model" table: operator × (present with a value in S, present outside S, present with "", absent).
 const table: { op: Operator; values: string[]; labels: Record<string, string>; want: boolean }[] = [
   { op: 'In', values: ['a', 'b'], labels: { k: 'a' }, want: true },
   { op: 'In', values: ['a', 'b'], labels: { k: 'c' }, want: false },
@@ -62,7 +62,7 @@ const table: { op: Operator; values: string[]; labels: Record<string, string>; w
 ];
 
 for (const row of table) {
-  test(`§1 ${row.op} (${row.values.map((v) => JSON.stringify(v)).join(',')}) on ${JSON.stringify(row.labels)} is ${row.want}`, () => {
+  test(`model: ${row.op} (${row.values.map((v) => JSON.stringify(v)).join(',')}) on ${JSON.stringify(row.labels)} is ${row.want}`, () => {
     const selector = selectorOf([requirement('k', row.op, row.values)]);
     assert.equal(allAgree(selector, labelsFrom(row.labels)), row.want);
   });
@@ -75,76 +75,81 @@ const stringCases: {
   want: boolean;
 }[] = [
   {
-    name: '§1 tier!=frontend holds when tier is absent',
+    name: 'model: tier!=frontend holds when tier is absent',
     selector: 'tier!=frontend',
     labels: {},
     want: true,
   },
-  { name: '§1 !tier holds when tier is absent', selector: '!tier', labels: {}, want: true },
+  { name: 'model: !tier holds when tier is absent', selector: '!tier', labels: {}, want: true },
   {
-    name: '§1 env notin (x) holds when env is absent',
+    name: 'model: env notin (x) holds when env is absent',
     selector: 'env notin (x)',
     labels: {},
     want: true,
   },
   {
-    name: '§1 compare is case-sensitive',
+    name: 'model: compare is case-sensitive',
     selector: 'app=Web',
     labels: { app: 'web' },
     want: false,
   },
   {
-    name: '§1 compare is exact (no trimming)',
+    name: 'model: compare is exact (no trimming)',
     selector: 'app=web',
     labels: { app: 'web ' },
     want: false,
   },
   {
-    name: '§1 compare is exact (no prefix match)',
+    name: 'model: compare is exact (no prefix match)',
     selector: 'app=we',
     labels: { app: 'web' },
     want: false,
   },
   {
-    name: '§1 x, x notin (a): present and not a',
+    name: 'model: x, x notin (a): present and not a',
     selector: 'x,x notin (a)',
     labels: { x: 'b' },
     want: true,
   },
-  { name: '§1 x, x notin (a): absent fails', selector: 'x,x notin (a)', labels: {}, want: false },
   {
-    name: '§1 x, x notin (a): a fails',
+    name: 'model: x, x notin (a): absent fails',
+    selector: 'x,x notin (a)',
+    labels: {},
+    want: false,
+  },
+  {
+    name: 'model: x, x notin (a): a fails',
     selector: 'x,x notin (a)',
     labels: { x: 'a' },
     want: false,
   },
   {
-    name: '§1 contradiction a=1,a=2 matches nothing',
+    name: 'model: contradiction a=1,a=2 matches nothing',
     selector: 'a=1,a=2',
     labels: { a: '1' },
     want: false,
   },
   {
-    name: '§1 AND of all requirements',
+    name: 'model: AND of all requirements',
     selector: 'a=1,b=2',
     labels: { a: '1', b: '3' },
     want: false,
   },
-  { name: '§1 Everything matches the empty set', selector: '', labels: {}, want: true },
+  { name: 'model: Everything matches the empty set', selector: '', labels: {}, want: true },
   {
-    name: '§1 extra labels do not matter',
+    name: 'model: extra labels do not matter',
     selector: 'a=1',
     labels: { a: '1', b: '2', c: '3' },
     want: true,
   },
   {
-    name: '§4 large sets (compiled to a Set) match',
+    name: 'matching: large sets (compiled to a Set) match',
     selector: 'a in (v1,v2,v3,v4,v5,v6,v7)',
     labels: { a: 'v6' },
     want: true,
   },
   {
-    name: '§4 large notin sets (compiled to a Set)',
+    name: 'matching: large notin sets (compiled to a Set)',
     selector: 'a notin (v1,v2,v3,v4,v5,v6,v7)',
     labels: { a: 'v6' },
     want: false,
@@ -157,7 +162,7 @@ for (const c of stringCases) {
   });
 }
 
-test('§1 Nothing matches no label set, Everything every one', () => {
+test('model: Nothing matches no label set, Everything every one', () => {
   const sets: Record<string, string>[] = [{}, { a: '' }, { a: '1', b: '2' }];
   for (const labels of sets) {
     assert.equal(allAgree(NOTHING, labelsFrom(labels)), false);
@@ -169,7 +174,7 @@ test('§1 Nothing matches no label set, Everything every one', () => {
 // objects and on prototype-free ones.
 const hostile = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 for (const key of hostile) {
-  test(`§1 hostile key ${key}: absent on a plain object, present when set`, () => {
+  test(`model: hostile key ${key}: absent on a plain object, present when set`, () => {
     for (const op of ['Exists', 'DoesNotExist', 'In', 'NotIn'] as const) {
       const values = op === 'In' || op === 'NotIn' ? ['x'] : [];
       const selector = selectorOf([requirement(key, op, values)]);
@@ -188,7 +193,7 @@ for (const key of hostile) {
   });
 }
 
-test('§1 hostile keys through the parsers and label readers', () => {
+test('model: hostile keys through the parsers and label readers', () => {
   const selector = parseEqualityList('__proto__=x,constructor=y,toString=z');
   assert.equal(selector.requirements.length, 3);
   const labels = parseLabelList('__proto__=x,constructor=y,toString=z');
@@ -203,7 +208,7 @@ test('§1 hostile keys through the parsers and label readers', () => {
   assert.equal(({} as Record<string, unknown>).x, undefined);
 });
 
-test('§1 labelsFrom builds prototype-free sets, later entries win', () => {
+test('model: labelsFrom builds prototype-free sets, later entries win', () => {
   const labels = labelsFrom([
     ['a', '1'],
     ['a', '2'],
@@ -215,7 +220,7 @@ test('§1 labelsFrom builds prototype-free sets, later entries win', () => {
   assert.equal(fromObject.b, '3');
 });
 
-test('§4 matching never throws on odd label sets', () => {
+test('matching: matching never throws on odd label sets', () => {
   const selector = parseSelector('a,b!=1,!c,d in (x,y,z,w,v,u)');
   const odd = [
     Object.create(null) as Labels,
@@ -229,12 +234,12 @@ test('§4 matching never throws on odd label sets', () => {
   assert.equal(matches(parseSelector('!a'), { a: 1 } as unknown as Labels), true);
 });
 
-test('§4 compile gives the shared predicates for Nothing and Everything', () => {
+test('matching: compile gives the shared predicates for Nothing and Everything', () => {
   assert.equal(compile(NOTHING)({}), false);
   assert.equal(compile(EVERYTHING)({}), true);
 });
 
-test('§4 compile embeds keys and values safely (quotes, backslashes, newlines, U+2028)', () => {
+test('matching: compile embeds keys and values safely (quotes, backslashes, newlines, U+2028)', () => {
   const nasty = ['"', '\\', '\n', '\u2028', '`${x}`', "'); throw 1; ('", '</script>'];
   for (const text of nasty) {
     const selector = selectorOf([
@@ -247,7 +252,7 @@ test('§4 compile embeds keys and values safely (quotes, backslashes, newlines, 
   }
 });
 
-test('§4 explain: every requirement in order, with ok and the actual value', () => {
+test('matching: explain: every requirement in order, with ok and the actual value', () => {
   const selector = parseSelector('tier in (api,web),!canary,env!=dev,region');
   const result = explain(selector, labelsFrom({ tier: 'web', canary: '', env: 'prod' }));
   assert.equal(result.matched, false);
@@ -263,7 +268,7 @@ test('§4 explain: every requirement in order, with ok and the actual value', ()
   assert.equal(result.terms[0]?.source, selector.requirements[0]);
 });
 
-test('§4 explain of Nothing says why it matched nothing', () => {
+test('matching: explain of Nothing says why it matched nothing', () => {
   const result = explain(NOTHING, labelsFrom({}));
   assert.equal(result.matched, false);
   assert.deepEqual(result.terms, []);
@@ -271,7 +276,7 @@ test('§4 explain of Nothing says why it matched nothing', () => {
   assert.deepEqual(explain(EVERYTHING, labelsFrom({})), { matched: true, terms: [] });
 });
 
-// §3 validation profiles on label sets.
+// docs/selector.md, "Validation profiles" validation profiles on label sets.
 const labelProfiles: {
   name: string;
   profile: 'kubernetes' | 'datum' | 'docker';
@@ -279,85 +284,85 @@ const labelProfiles: {
   codes: string[];
 }[] = [
   {
-    name: '§3 kubernetes: valid keys and values',
+    name: 'validation: kubernetes: valid keys and values',
     profile: 'kubernetes',
     labels: { app: 'web', 'example.com/tier': '', 'a.b-c_d': 'X.y-z_9' },
     codes: [],
   },
   {
-    name: '§3 kubernetes: bad key, bad value',
+    name: 'validation: kubernetes: bad key, bad value',
     profile: 'kubernetes',
     labels: { 'Bad.Com/x': 'v', ok: 'has space' },
     codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 kubernetes: a bad key does not hide a bad value ({"-k": "-v"} is two errors)',
+    name: 'validation: kubernetes: a bad key does not hide a bad value ({"-k": "-v"} is two errors)',
     profile: 'kubernetes',
     labels: { '-k': '-v' },
     codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 kubernetes: each rule a key breaks is its own error (too long and a bad character)',
+    name: 'validation: kubernetes: each rule a key breaks is its own error (too long and a bad character)',
     profile: 'kubernetes',
     labels: { [`${'a'.repeat(64)}^`]: 'v' },
     codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_KEY'],
   },
   {
-    name: '§3 kubernetes: limits count UTF-8 bytes, as Go does (32 × é is 64 bytes)',
+    name: 'validation: kubernetes: limits count UTF-8 bytes, as Go does (32 × é is 64 bytes)',
     profile: 'kubernetes',
     labels: { a: 'é'.repeat(32) },
     codes: ['SELECTOR_INVALID_LABEL_VALUE', 'SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 datum: a reserved key does not hide a bad value',
+    name: 'validation: datum: a reserved key does not hide a bad value',
     profile: 'datum',
     labels: { 'datum/site': '' },
     codes: ['SELECTOR_RESERVED_LABEL', 'SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 kubernetes: 64-character value',
+    name: 'validation: kubernetes: 64-character value',
     profile: 'kubernetes',
     labels: { a: 'v'.repeat(64) },
     codes: ['SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 datum: seed host labels are valid',
+    name: 'validation: datum: seed host labels are valid',
     profile: 'datum',
     labels: { environment: 'production', site: 'london', role: 'web', architecture: 'amd64' },
     codes: [],
   },
   {
-    name: '§3 datum: + allowed, one / allowed',
+    name: 'validation: datum: + allowed, one / allowed',
     profile: 'datum',
     labels: { 'team/owner': 'a+b', 'x.y': 'Z' },
     codes: [],
   },
   {
-    name: '§3 datum: empty values are refused',
+    name: 'validation: datum: empty values are refused',
     profile: 'datum',
     labels: { role: '' },
     codes: ['SELECTOR_INVALID_LABEL_VALUE'],
   },
   {
-    name: '§3 datum: a Host may not set datum/ labels, not even datum/host',
+    name: 'validation: datum: a Host may not set datum/ labels, not even datum/host',
     profile: 'datum',
     labels: { 'datum/host': 'web-001', 'datum/site': 'x' },
     codes: ['SELECTOR_RESERVED_LABEL', 'SELECTOR_RESERVED_LABEL'],
   },
   {
-    name: '§3 datum: two slashes, spaces',
+    name: 'validation: datum: two slashes, spaces',
     profile: 'datum',
     labels: { 'a/b/c': 'x', 'a b': 'x' },
     codes: ['SELECTOR_INVALID_LABEL_KEY', 'SELECTOR_INVALID_LABEL_KEY'],
   },
   {
-    name: '§3 docker: anything but the empty key',
+    name: 'validation: docker: anything but the empty key',
     profile: 'docker',
     labels: { 'com.docker.compose.project': 'ix-authentik', 'Any Key/x=y': '', '': 'x' },
     codes: ['SELECTOR_INVALID_LABEL_KEY'],
   },
   {
-    name: '§3 hostile keys are validated like any other',
+    name: 'validation: hostile keys are validated like any other',
     profile: 'kubernetes',
     labels: Object.fromEntries([
       ['__proto__', 'x'],
@@ -380,7 +385,7 @@ for (const c of labelProfiles) {
   });
 }
 
-test('§3 validateLabels reports every problem in key order, with the label', () => {
+test('validation: validateLabels reports every problem in key order, with the label', () => {
   const errors = validateLabels(labelsFrom({ 'z z': '1', 'a a': '2' }), 'kubernetes');
   assert.deepEqual(
     errors.map((e) => e.source.label),
@@ -388,7 +393,7 @@ test('§3 validateLabels reports every problem in key order, with the label', ()
   );
 });
 
-test('§3 validateLabels carries the path it is given', () => {
+test('validation: validateLabels carries the path it is given', () => {
   const errors = validateLabels(labelsFrom({ '-k': 'ok' }), 'kubernetes', {
     path: 'metadata.labels',
   });
@@ -398,7 +403,7 @@ test('§3 validateLabels carries the path it is given', () => {
   );
 });
 
-test('§3 validateSelector returns every problem with the origin', () => {
+test('validation: validateSelector returns every problem with the origin', () => {
   const selector = parseSelector('A:=1,b=-x,datum/site=z', { profile: 'none' });
   const kubernetes = validateSelector(selector, 'kubernetes');
   assert.deepEqual(
@@ -416,7 +421,7 @@ test('§3 validateSelector returns every problem with the origin', () => {
   assert.deepEqual(validateSelector(selector, 'docker'), []);
 });
 
-test('§1 requirement() checks arity and copies its values', () => {
+test('model: requirement() checks arity and copies its values', () => {
   expectError(() => requirement('a', 'In', []), { code: 'SELECTOR_INVALID_REQUIREMENT' });
   expectError(() => requirement('a', 'NotIn'), { code: 'SELECTOR_INVALID_REQUIREMENT' });
   expectError(() => requirement('a', 'Exists', ['x']), { code: 'SELECTOR_INVALID_REQUIREMENT' });
@@ -433,7 +438,7 @@ test('§1 requirement() checks arity and copies its values', () => {
   assert.ok(Object.isFrozen(req) && Object.isFrozen(req.values));
 });
 
-test('§1 selectorOf sorts by key, stable, and gives EVERYTHING for no requirements', () => {
+test('model: selectorOf sorts by key, stable, and gives EVERYTHING for no requirements', () => {
   assert.equal(selectorOf([]), EVERYTHING);
   const selector = selectorOf([
     requirement('b', 'In', ['2']),

@@ -1,5 +1,5 @@
 /**
- * Docker Engine label filters for `GET /containers/json` (spec §2.5).
+ * Docker Engine label filters for `GET /containers/json` (docs/selector.md, "Docker label filters").
  *
  * Docker ANDs repeated `label` terms and has no negation on the list endpoint, so only `Exists`
  * (`label=k`) and single-value `In` (`label=k=v`) go to the server. Everything else — `NotIn`,

@@ -1,5 +1,5 @@
 /**
- * The anchord `ANCHORD_LABEL_SELECTOR` form (spec §2.3, seed 000 F-42): comma-separated
+ * The anchord `ANCHORD_LABEL_SELECTOR` form (docs/selector.md, "Equality lists"): comma-separated
  * `key=value` pairs, AND-joined, equality only.
  *
  * - Whitespace around commas and `=` is trimmed; empty items are skipped.

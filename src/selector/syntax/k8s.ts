@@ -36,7 +36,7 @@ import type { Token } from './k8s-lex.js';
 /** Options for {@link parseSelector}. */
 export interface ParseOptions {
   /**
-   * Which key/value rules to enforce (spec §3), or `none` to skip validation.
+   * Which key/value rules to enforce (docs/selector.md, "Validation profiles"), or `none` to skip validation.
    * Default: `kubernetes`, as apimachinery does.
    */
   profile?: ValidationProfile | 'none';
@@ -226,7 +226,7 @@ class Parser {
 }
 
 /**
- * Parses a Kubernetes selector string (spec §2.1). Throws the first problem as a LabelwiseError
+ * Parses a Kubernetes selector string (docs/selector.md, "Kubernetes selector strings"). Throws the first problem as a LabelwiseError
  * with a code and the character offset; never throws anything else and runs in linear time.
  * Requirements come back sorted by key (stable), values sorted and de-duplicated.
  */

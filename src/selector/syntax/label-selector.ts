@@ -1,5 +1,5 @@
 /**
- * Kubernetes LabelSelector objects (`matchLabels`, `matchExpressions`), spec §2.2.
+ * Kubernetes LabelSelector objects (`matchLabels`, `matchExpressions`), docs/selector.md, "Kubernetes LabelSelector objects".
  *
  * - `null` or absent is Nothing; `{}` is Everything. Keep the two apart: it is the difference
  *   between "selects no pods" and "selects every pod".

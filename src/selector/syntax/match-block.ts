@@ -1,5 +1,5 @@
 /**
- * Datum match blocks (spec §2.4, seed 001): five optional forms, all ANDed.
+ * Datum match blocks (docs/selector.md, "Datum match blocks"): five optional forms, all ANDed.
  *
  *   labels:  {k: v}       → k In [v]
  *   oneOf:   {k: [v, …]}  → k In [v, …]
