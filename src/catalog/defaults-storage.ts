@@ -1,6 +1,5 @@
 /**
- * Storage entries with their defaults, checked against the rules of their class (seed 002
- * §storage): bulk needs an absolute export, longhorn a size, backup is a longhorn notion, a VM
+ * Storage entries with their defaults, checked against the rules of their class (docs/catalog.md): bulk needs an absolute export, longhorn a size, backup is a longhorn notion, a VM
  * takes longhorn disks only, names and mount paths are unique. Sorted by name.
  */
 import { quote } from '../base/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The decision for one request (spec §6): which Server governs, which route rule matches,
+ * The decision for one request (docs/policy.md, "How a request is decided"): which Server governs, which route rule matches,
  * which authorization admits the client — and why, in words.
  *
  * 1. The port's governing Server (or default server) comes from the compiled model.

@@ -1,7 +1,7 @@
 /**
  * Client identities. Linkerd identities are DNS-like names
  * (`<sa>.<ns>.serviceaccount.identity.<control-plane-ns>.<domain>`); SPIFFE URIs
- * (`spiffe://…`) also appear. Matching (spec §6): `*` is any authenticated DNS-style identity,
+ * (`spiffe://…`) also appear. Matching (docs/policy.md, "How a request is decided"): `*` is any authenticated DNS-style identity,
  * `*.suffix` any identity ending in `.suffix`, anything else exact; a SPIFFE URI only ever
  * matches itself.
  */

@@ -1,4 +1,5 @@
-// Request vectors for spec §1–§6, each scenario a YAML fixture and a table of requests.
+// Request vectors for docs/policy.md, "How a request is decided" and "Route precedence", each
+// scenario a YAML fixture and a table of requests.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Decision, DecideInput, SettingsInput } from '../../src/policy/index.js';
@@ -25,7 +26,7 @@ const exact = (value: string, extra = ''): string =>
 
 const scenarios: Scenario[] = [
   {
-    name: '§1 default policies',
+    name: 'servers and defaults: default policies',
     yaml: pod(),
     vectors: [
       {
@@ -47,7 +48,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 cluster default cluster-unauthenticated',
+    name: 'servers and defaults: cluster default cluster-unauthenticated',
     yaml: pod(),
     settings: { defaultPolicy: 'cluster-unauthenticated' },
     vectors: [
@@ -74,7 +75,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 pod annotation deny',
+    name: 'servers and defaults: pod annotation deny',
     yaml: pod({ annotations: { 'config.linkerd.io/default-inbound-policy': 'deny' } }),
     vectors: [
       {
@@ -96,7 +97,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 namespace annotation reaches the pod',
+    name: 'servers and defaults: namespace annotation reaches the pod',
     yaml: `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns\n  annotations: { config.linkerd.io/default-inbound-policy: all-authenticated }\n---${pod()}`,
     vectors: [
       {
@@ -112,7 +113,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 require-identity ports upgrade the default',
+    name: 'servers and defaults: require-identity ports upgrade the default',
     yaml: pod({
       ports: [
         ['http', 8080],
@@ -145,7 +146,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 Server ordering: oldest, then name; no timestamp is newest',
+    name: 'servers and defaults: Server ordering: oldest, then name; no timestamp is newest',
     yaml:
       pod() +
       server('zeta', { created: '2024-01-01T00:00:00Z', access: 'all-unauthenticated' }) +
@@ -164,7 +165,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 Server ordering: equal timestamps go by name',
+    name: 'servers and defaults: Server ordering: equal timestamps go by name',
     yaml:
       pod() +
       server('b-server', { created: '2024-01-01T00:00:00Z' }) +
@@ -178,7 +179,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§1 named ports and unmatched ports',
+    name: 'servers and defaults: named ports and unmatched ports',
     yaml:
       pod({
         ports: [
@@ -214,7 +215,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§2 a Server with nothing attached denies',
+    name: 'authorization policies: a Server with nothing attached denies',
     yaml: pod() + server('web'),
     vectors: [
       {
@@ -225,7 +226,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§2 AND within a policy, OR across policies',
+    name: 'authorization policies: AND within a policy, OR across policies',
     yaml:
       pod() +
       server('web') +
@@ -265,7 +266,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§2 a missing authentication drops the policy (fail closed)',
+    name: 'authorization policies: a missing authentication drops the policy (fail closed)',
     yaml:
       pod() +
       server('web') +
@@ -281,7 +282,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§2 a Namespace-targeted policy reaches every Server',
+    name: 'authorization policies: a Namespace-targeted policy reaches every Server',
     yaml:
       `apiVersion: v1\nkind: Namespace\nmetadata: { name: ns }\n---` +
       pod() +
@@ -303,7 +304,7 @@ const scenarios: Scenario[] = [
     ],
   },
   {
-    name: '§2 legacy ServerAuthorization',
+    name: 'authorization policies: legacy ServerAuthorization',
     yaml:
       pod() +
       server('web', { labels: { tier: 'front' } }) +
@@ -357,7 +358,7 @@ spec:
     ],
   },
   {
-    name: '§3 default and probe routes on a Server without routes',
+    name: 'routes: default and probe routes on a Server without routes',
     yaml:
       pod({
         probes: [
@@ -389,7 +390,7 @@ spec:
     ],
   },
   {
-    name: '§3 default server gets the probe route too',
+    name: 'routes: default server gets the probe route too',
     yaml: pod({
       probes: [['/healthz', 8080]],
       annotations: { 'config.linkerd.io/default-inbound-policy': 'deny' },
@@ -403,7 +404,7 @@ spec:
     ],
   },
   {
-    name: '§3 no probe networks: no probe route',
+    name: 'routes: no probe networks: no probe route',
     yaml: pod({ probes: [['/healthz', 8080]] }) + server('web'),
     settings: { probeNetworks: '' },
     vectors: [
@@ -415,7 +416,7 @@ spec:
     ],
   },
   {
-    name: '§3 attaching the first route removes default and probe',
+    name: 'routes: attaching the first route removes default and probe',
     yaml:
       pod({ probes: [['/healthz', 8080]] }) +
       server('web') +
@@ -440,7 +441,7 @@ spec:
     ],
   },
   {
-    name: '§3 route acceptance: missing parent, ignored parentRef, GRPCRoute outranks HTTPRoute',
+    name: 'routes: route acceptance: missing parent, ignored parentRef, GRPCRoute outranks HTTPRoute',
     yaml:
       pod({
         ports: [
@@ -482,7 +483,7 @@ spec:
     ],
   },
   {
-    name: '§4 Exact and PathPrefix tie in linkerd mode; Exact wins in gateway-api mode',
+    name: 'precedence: Exact and PathPrefix tie in linkerd mode; Exact wins in gateway-api mode',
     yaml:
       pod() +
       server('web', { access: 'all-unauthenticated' }) +
@@ -507,7 +508,7 @@ spec:
     ],
   },
   {
-    name: '§4 path scores: longer prefix, whole segments, trailing slashes, regex',
+    name: 'precedence: path scores: longer prefix, whole segments, trailing slashes, regex',
     yaml:
       pod() +
       server('web', { access: 'all-unauthenticated' }) +
@@ -547,7 +548,7 @@ spec:
     ],
   },
   {
-    name: '§4 headers before method in linkerd mode, method before headers in gateway-api mode',
+    name: 'precedence: headers before method in linkerd mode, method before headers in gateway-api mode',
     yaml:
       pod() +
       server('web', { access: 'all-unauthenticated' }) +
@@ -596,7 +597,7 @@ spec:
     ],
   },
   {
-    name: '§4 hosts first: exact beats wildcard, longer wildcard beats shorter, no hostnames last',
+    name: 'precedence: hosts first: exact beats wildcard, longer wildcard beats shorter, no hostnames last',
     yaml:
       pod() +
       server('web', { access: 'all-unauthenticated' }) +
@@ -633,7 +634,7 @@ spec:
     ],
   },
   {
-    name: '§4 tie-breaks: oldest route, then name, then rule order',
+    name: 'precedence: tie-breaks: oldest route, then name, then rule order',
     yaml:
       pod() +
       server('web', { access: 'all-unauthenticated' }) +
@@ -653,7 +654,7 @@ spec:
     ],
   },
   {
-    name: '§6 a route is never stricter than its Server',
+    name: 'authorization: a route is never stricter than its Server',
     yaml:
       pod() +
       server('web') +
@@ -688,7 +689,7 @@ spec:
     ],
   },
   {
-    name: '§6 identity matching: *, *.suffix, exact, SPIFFE',
+    name: 'authorization: identity matching: *, *.suffix, exact, SPIFFE',
     yaml:
       pod() +
       server('web') +
@@ -753,7 +754,7 @@ spec:
     ],
   },
   {
-    name: '§6 networks: cidr minus except, IPv6, IPv4-mapped',
+    name: 'authorization: networks: cidr minus except, IPv6, IPv4-mapped',
     yaml:
       pod() +
       server('web') +
@@ -799,7 +800,7 @@ spec:
     ],
   },
   {
-    name: '§6 opaque and TLS ports are authorized per connection',
+    name: 'authorization: opaque and TLS ports are authorized per connection',
     yaml:
       pod({
         ports: [
@@ -841,7 +842,7 @@ spec:
     ],
   },
   {
-    name: '§1 opaque-ports annotation on a default server',
+    name: 'servers and defaults: opaque-ports annotation on a default server',
     yaml: pod({ ports: [['db', 3306]], annotations: { 'config.linkerd.io/opaque-ports': '3306' } }),
     vectors: [
       {

@@ -1,4 +1,4 @@
-// The roadmap extension (seed 003): route groups with path templates, bindings, classes over
+// The extension (docs/policy.md, "The extension"): route groups with path templates, bindings, classes over
 // route labels, composable timeouts and exclusive header rewrites.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

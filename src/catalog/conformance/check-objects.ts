@@ -146,7 +146,7 @@ export const checkDisruptionBudget: Check = (input) => {
     const replicas =
       workload.kind === 'VirtualMachine' ? 1 : Number(field(workload, 'spec', 'replicas') ?? 1);
     const budgets = byKind(objects, 'PodDisruptionBudget');
-    // The budget is `minAvailable: 1` (seed 002): more would let no voluntary disruption through
+    // The budget is `minAvailable: 1` (docs/catalog.md): more would let no voluntary disruption through
     // once a replica is already down, blocking drains just like a budget at one replica.
     const strict = budgets.filter((b) => field(b, 'spec', 'minAvailable') !== 1);
     const ok = replicas > 1 ? budgets.length === 1 && strict.length === 0 : budgets.length === 0;

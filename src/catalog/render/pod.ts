@@ -148,7 +148,7 @@ export function podTemplate(
           })),
         }
       : {}),
-    // The whole GPU mapping (seed 002 §hardware): one extended resource in limits, on the app
+    // The whole GPU mapping (docs/catalog.md): one extended resource in limits, on the app
     // container only. Kubernetes mirrors requests from limits; nothing else is rendered.
     ...(service.hardware.gpu !== undefined
       ? { resources: { limits: { [platform.gpu[service.hardware.gpu]]: 1 } } }

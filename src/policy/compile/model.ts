@@ -1,7 +1,7 @@
 /**
  * The compiled model: for each (pod, port), the governing Server (or default server), its
  * protocol, its authorizations and its route table — what Linkerd's policy controller would
- * send the pod's proxy (spec §1–§3, §5). Server-level work is shared by every pod a Server
+ * send the pod's proxy (docs/policy.md, "How a request is decided"). Server-level work is shared by every pod a Server
  * selects; per-pod work is only the probe route.
  */
 import { LabelwiseError } from '../../base/errors.js';
