@@ -153,10 +153,18 @@ class Leaf<T> {
   }
 }
 
-/** A hash of `text[start, end)`, computed in place: no substring to allocate and hash. */
+/**
+ * A hash of `text[start, end)`, computed in place: no substring to allocate and hash. The
+ * router computes the char sum while it scans for the segment end, then calls {@link finishHash}.
+ */
 function segmentHash(text: string, start: number, end: number): number {
-  let h = end - start;
+  let h = 0;
   for (let i = start; i < end; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return finishHash(h, end - start);
+}
+
+function finishHash(sum: number, length: number): number {
+  const h = (sum + Math.imul(length, 0x9e3779b1)) | 0;
   return h ^ (h >>> 15);
 }
 
@@ -219,8 +227,12 @@ class Node<T> {
     this.hashes[slot] = h;
   }
 
-  /** The static child equal to `path[start, end)`, or undefined. Allocates nothing. */
-  find(path: string, start: number, end: number): Node<T> | undefined {
+  /**
+   * The static child equal to `path[start, end)`, or undefined; `sum` is the segment's char sum
+   * from {@link segmentHash}'s loop, computed by the caller while it looked for the segment end.
+   * Allocates nothing.
+   */
+  find(path: string, start: number, end: number, sum: number): Node<T> | undefined {
     const texts = this.texts;
     const length = end - start;
     if (texts.length <= SCAN_LIMIT) {
@@ -230,7 +242,7 @@ class Node<T> {
       }
       return undefined;
     }
-    const h = segmentHash(path, start, end);
+    const h = finishHash(sum, length);
     const slots = this.slots;
     const mask = this.mask;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
@@ -331,9 +343,15 @@ export class TemplateRouter<T> {
         if (hit !== null) return hit;
         return node.rest === undefined ? null : pick(node.rest, method, values, '');
       }
-      let slash = path.indexOf('/', start);
-      if (slash < 0 || slash > end) slash = end;
-      const child = node.find(path, start, slash);
+      // One pass finds the segment's end and its hash (for nodes with many static children).
+      let slash = start;
+      let h = 0;
+      for (; slash < end; slash++) {
+        const c = path.charCodeAt(slash);
+        if (c === 47) break;
+        h = (Math.imul(h, 31) + c) | 0;
+      }
+      const child = node.find(path, start, slash, h);
       if (node.param === undefined && node.rest === undefined) {
         if (child === undefined) return null;
         node = child;
