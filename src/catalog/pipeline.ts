@@ -59,8 +59,14 @@ export function catalogDiagnostic(
   return { ...d, message, severity };
 }
 
-/** Failed conformance checks, each pointed at the definition of the service its object is in. */
-function checkDiagnostics(checks: readonly CheckResult[], loaded: LoadedCatalog): Diagnostic[] {
+/**
+ * Failed conformance checks, each pointed at the definition of the service its object is in and
+ * carrying the check's witness (the label set or flow that breaks it) when it has one.
+ */
+export function checkDiagnostics(
+  checks: readonly CheckResult[],
+  loaded: LoadedCatalog,
+): Diagnostic[] {
   const definitionFiles = new Map(loaded.services.map((s) => [s.name, s.file]));
   const definitionOf = (object: string): { file?: string } => {
     // `Kind namespace/name …`, `Namespace name` or `service name`: each service renders into its
@@ -82,6 +88,7 @@ function checkDiagnostics(checks: readonly CheckResult[], loaded: LoadedCatalog)
       object: c.object,
       ...definitionOf(c.object),
       message: `${c.name}: ${c.message}`,
+      ...(c.witness === undefined ? {} : { witness: c.witness }),
     }));
 }
 

@@ -6,6 +6,7 @@ import { runConformance } from '../../src/catalog/index.js';
 import type { CheckResult, KubeObject } from '../../src/catalog/index.js';
 import { proveReachability } from '../../src/catalog/conformance/check-reachability.js';
 import { formatPorts } from '../../src/catalog/conformance/port-sets.js';
+import { checkDiagnostics } from '../../src/catalog/pipeline.js';
 import { clone, runExample } from './helpers.js';
 
 const example = runExample(false);
@@ -109,6 +110,19 @@ test('world egress on a VPN-class service is an undeclared flow with a witness',
     true,
   );
   assert.ok(found.some((f) => f.name === PEERS && /egress\[3\]\.toEntities/.test(f.object)));
+});
+
+test("a failed check's diagnostic carries its witness and points at the definition", () => {
+  const objects = objectsAfter('sonarr', (p) => p.spec.egress.push({ toEntities: ['world'] }));
+  const extra = failures(objects).find((f) => /outside the cluster/.test(f.message));
+  assert.ok(extra?.witness !== undefined);
+  const [diagnostic] = checkDiagnostics([extra], example.loaded);
+  assert.equal(diagnostic?.code, 'CATALOG_CONFORMANCE');
+  assert.equal(diagnostic?.file, 'examples/homelab/catalog/sonarr.yaml');
+  assert.deepEqual(diagnostic?.witness, extra.witness);
+  // A check without a witness gives a diagnostic without the key.
+  const [plain] = checkDiagnostics([{ ...extra, witness: undefined }], example.loaded);
+  assert.equal(plain !== undefined && 'witness' in plain, false);
 });
 
 test('an L4-only ingress rule admits every pod: witness {}', () => {
