@@ -331,12 +331,15 @@ export class TemplateRouter<T> {
     from0: number,
     end: number,
     method: string,
-    values: string[] | null,
+    values0: string[] | null,
   ): TemplateHit<T> | null {
     let node = from;
     let start = from0;
-    // A static child of a node with no parameter or catch-all child leaves nothing to try
-    // instead, so the walk descends in a loop there and recurses only where it may backtrack.
+    let values = values0;
+    // The walk descends in a loop wherever the next step is the last thing left to try at this
+    // node (a static child with no parameter or catch-all sibling, a parameter with no
+    // catch-all sibling) and recurses only where it may backtrack. A failed recursion may leave
+    // values pushed by those loops, so each caller cuts the stack back to its own depth.
     for (;;) {
       if (start > end) {
         const hit = node.leaf === undefined ? null : pick(node.leaf, method, values, undefined);
@@ -359,15 +362,24 @@ export class TemplateRouter<T> {
         continue;
       }
       if (child !== undefined) {
+        const depth = values === null ? 0 : values.length;
         const hit = this.walk(child, path, slash + 1, end, method, values);
         if (hit !== null) return hit;
+        if (values !== null) while (values.length > depth) values.pop();
       }
       if (node.param !== undefined && slash > start) {
         const stack = values ?? [];
+        const depth = stack.length;
         stack.push(path.slice(start, slash));
+        if (node.rest === undefined) {
+          node = node.param;
+          start = slash + 1;
+          values = stack;
+          continue;
+        }
         const hit = this.walk(node.param, path, slash + 1, end, method, stack);
         if (hit !== null) return hit;
-        stack.pop();
+        while (stack.length > depth) stack.pop();
       }
       if (node.rest !== undefined) return pick(node.rest, method, values, path.slice(start, end));
       return null;
