@@ -2,6 +2,7 @@
 import { join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, RepoReader, StageResult } from '../base/index.js';
 import { loadFleetDir } from './io/load-dir.js';
+import type { Fleet } from './model.js';
 import { manifestJson } from './manifest-json.js';
 import { validateFleet } from './validate.js';
 
@@ -23,6 +24,11 @@ export interface FleetMatrix {
   readonly applies: boolean[][];
 }
 
+/** The stage's data: the host × layer matrix for the report, and the loaded fleet for diffs. */
+export interface FleetStageData extends FleetMatrix {
+  readonly fleet: Fleet;
+}
+
 /**
  * Validates and resolves the fleet under `dir` and returns what `build` reports and writes:
  * `outputs` maps `fleet/<host>.json` to each host's resolved manifest (the `fleet resolve
@@ -31,7 +37,7 @@ export interface FleetMatrix {
 export async function buildFleetStage(
   dir: string,
   options: FleetStageOptions = {},
-): Promise<StageResult & { data: FleetMatrix }> {
+): Promise<StageResult & { data: FleetStageData }> {
   const root = options.root ?? dir;
   const inRepo = relative(resolve(root), resolve(dir)).split(sep).join('/');
   const fleet =
@@ -84,6 +90,7 @@ export async function buildFleetStage(
       errors: report.errors,
       warnings: report.warnings,
     },
-    data: matrix,
+    // The loaded fleet rides along for `labelwise diff` (fleetChanges); it is never written.
+    data: { ...matrix, fleet },
   };
 }

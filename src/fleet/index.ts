@@ -40,6 +40,6 @@ export type { FleetSource } from './io/load-dir.js';
 export { defaultThreads, resolveInParallel, validateInParallel } from './io/parallel.js';
 export type { HostResult, ParallelOptions } from './io/parallel.js';
 export { openFleetReader, readFleetTree } from './io/read-tree.js';
-export type { FleetStageOptions, FleetMatrix } from './build-stage.js';
+export type { FleetStageData, FleetStageOptions, FleetMatrix } from './build-stage.js';
 export { buildFleetStage } from './build-stage.js';
 export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input.js';

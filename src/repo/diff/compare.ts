@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../base/index.js';
 import type { BuildRun } from '../build-run.js';
 import { diffClaims } from './anchor-diff.js';
 import { applyHazards, diffFlows, diffManifests } from './catalog-diff.js';
-import { diffFleet } from './fleet-diff.js';
+import { diffFleet, diffFleetData } from './fleet-diff.js';
 import type { RepoDiff } from './model.js';
 import { diffMatrix } from './policy-diff.js';
 
@@ -38,7 +38,11 @@ export function compareBuilds(from: Side, to: Side): RepoDiff {
   const seenAfter = new Set(newDiagnostics.map(identity));
   const introduced = sortDiagnostics(newDiagnostics.filter((d) => !seenBefore.has(identity(d))));
   const resolved = sortDiagnostics(oldDiagnostics.filter((d) => !seenAfter.has(identity(d))));
-  const fleet = { changes: diffFleet(before, after) };
+  const fleet = {
+    changes:
+      diffFleetData(stageData(from.build, 'fleet'), stageData(to.build, 'fleet')) ??
+      diffFleet(before, after),
+  };
   const catalog = {
     changes: diffManifests(before, after),
     flows: diffFlows(stageData(from.build, 'catalog'), stageData(to.build, 'catalog')),

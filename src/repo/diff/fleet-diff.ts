@@ -4,6 +4,8 @@
  * writes (`fleet/<host>.json`), so it sees exactly what an agent would apply.
  */
 import { compareText } from '../../base/index.js';
+import { fleetChanges } from '../../fleet/index.js';
+import type { FleetStageData } from '../../fleet/index.js';
 import type { FieldChange, HostChange } from './model.js';
 
 interface ManifestResource {
@@ -121,6 +123,47 @@ export function diffFleet(
       layersAdded,
       layersRemoved,
       fields: change === 'changed' ? fields : [],
+    });
+  }
+  return changes;
+}
+
+/**
+ * The same, from the two loaded fleets when both builds have one: each field then names the
+ * layer that caused its change (fleetChanges), not only the layers that set the resource.
+ */
+export function diffFleetData(from: unknown, to: unknown): HostChange[] | undefined {
+  const before = (from as Partial<FleetStageData> | undefined)?.fleet;
+  const after = (to as Partial<FleetStageData> | undefined)?.fleet;
+  if (before === undefined || after === undefined) return undefined;
+  const changes: HostChange[] = [];
+  for (const host of fleetChanges(before, after)) {
+    if (host.status === 'unchanged') continue;
+    const fields: FieldChange[] = host.resources.flatMap((r) =>
+      r.status !== 'changed'
+        ? [
+            {
+              resource: r.ref,
+              field: '(resource)',
+              before: r.status === 'removed' ? 'present' : undefined,
+              after: r.status === 'added' ? 'present' : undefined,
+              layers: [...r.layers],
+            },
+          ]
+        : r.fields.map((f) => ({
+            resource: r.ref,
+            field: f.field,
+            before: text(f.from),
+            after: text(f.to),
+            layers: f.layer === undefined ? [...r.layers] : [f.layer],
+          })),
+    );
+    changes.push({
+      host: host.host,
+      change: host.status,
+      layersAdded: [...host.layersAdded],
+      layersRemoved: [...host.layersRemoved],
+      fields: host.status === 'changed' ? fields : [],
     });
   }
   return changes;
