@@ -18,6 +18,7 @@ import { resolvePlatform } from './platform.js';
 import { isProxyPort, proxyHint, proxyMessage } from './named-dependencies.js';
 import { clientPorts } from './render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
+import type { UpstreamValidators } from './crds/validate.js';
 import { validateAgainstSchema } from './schema-validate.js';
 import type { Platform, ResolvedService } from './types.js';
 import type { YamlSource } from './yaml-source.js';
@@ -46,6 +47,11 @@ export interface CatalogSchemas {
   readonly serviceDefinition: SchemaValidator;
   readonly platform: SchemaValidator;
   readonly virtualMachine: ValidateFunction;
+  /**
+   * The upstream CRD schemas every rendered custom resource is checked against (strict, CEL).
+   * Without them the run skips that check.
+   */
+  readonly upstream?: UpstreamValidators;
 }
 
 /** A loaded catalog. `platform` is undefined when platform.yaml is missing or invalid. */

@@ -14,6 +14,7 @@ import { compareGolden } from './golden.js';
 import type { CatalogInput, CatalogSchemas, LoadedCatalog } from './load-catalog.js';
 import { loadCatalog } from './load-catalog.js';
 import { immutableDiagnostics } from './immutable-fields.js';
+import { upstreamDiagnostics } from './crds/diagnostics.js';
 import { renderService } from './render/render-service.js';
 import type { KubeObject, RenderedService } from './types.js';
 
@@ -38,6 +39,7 @@ export interface CatalogRun {
   readonly diffs: readonly GoldenDiff[] | undefined;
   /**
    * Every problem as the shared diagnostic, in the one order: load, render and validation errors,
+   * upstream-schema problems (`CATALOG_INVALID_OBJECT`, when `schemas.upstream` is given),
    * warnings, and failed conformance checks (`CATALOG_CONFORMANCE`, pointing at the definition).
    * Golden differences are not in it; callers report those their own way (a patch, a finding).
    */
@@ -131,6 +133,7 @@ export function runCatalog(
   const rendered: RenderedService[] = [];
   let checks: CheckResult[] = [];
   let files: Record<string, string> = {};
+  let upstream: Diagnostic[] = [];
   if (loaded.platform !== undefined) {
     const context = { platform: loaded.platform, validateVirtualMachine: schemas.virtualMachine };
     for (const service of loaded.services) {
@@ -141,6 +144,8 @@ export function runCatalog(
     const emitted = emitFiles(rendered);
     errors.push(...emitted.errors);
     files = emitted.files;
+    if (schemas.upstream !== undefined)
+      upstream = upstreamDiagnostics(rendered, loaded.services, schemas.upstream);
     const objects = new Map<string, readonly KubeObject[]>(
       rendered.map((r) => [r.service, r.objects]),
     );
@@ -157,6 +162,7 @@ export function runCatalog(
       : compareGolden(files, options.apps);
   const diagnostics = sortDiagnostics([
     ...errors.map((e) => catalogDiagnostic(e, 'error')),
+    ...upstream,
     ...loaded.warnings.map((e) => catalogDiagnostic(e, 'warning')),
     ...checkDiagnostics(checks, loaded),
   ]);

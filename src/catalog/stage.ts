@@ -6,11 +6,10 @@
 import { dirname, resolve } from 'node:path';
 import { LabelwiseError, RepoReader } from '../base/index.js';
 import type { Diagnostic, StageResult } from '../base/index.js';
-import { catalogSchemas, upstreamValidators } from './io/schemas.js';
+import { catalogSchemas } from './io/schemas.js';
 import { readAppsDir, readCatalogDir, readerDiagnostics } from './io/read-files.js';
 import { immutableFieldDiagnostics, runCatalog } from './pipeline.js';
 import { serviceGraphData } from './graph-data.js';
-import { upstreamDiagnostics } from './crds/diagnostics.js';
 
 /** Options for {@link buildCatalogStage}. */
 export interface CatalogStageOptions {
@@ -64,7 +63,6 @@ export async function buildCatalogStage(
   const diagnostics: Diagnostic[] = [
     ...readerDiagnostics(reader, mark),
     ...run.diagnostics,
-    ...upstreamDiagnostics(run.rendered, run.loaded.services, upstreamValidators()),
     ...(apps === undefined || appsDir === undefined || run.errors.length > 0
       ? []
       : immutableFieldDiagnostics(run, apps, appsDir)),

@@ -17,7 +17,7 @@ function readSchema(name: string): object {
   return JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as object;
 }
 
-/** The compiled ServiceDefinition, platform and KubeVirt schemas. */
+/** The compiled ServiceDefinition, platform and KubeVirt schemas, and the upstream CRDs. */
 export function catalogSchemas(): CatalogSchemas {
   if (cached !== undefined) return cached;
   const ajv = catalogAjv();
@@ -29,6 +29,7 @@ export function catalogSchemas(): CatalogSchemas {
     ),
     platform: compileSchema(readSchema('platform.schema.json'), 'CATALOG_PLATFORM_SCHEMA', ajv),
     virtualMachine: ajv.compile(readSchema('kubevirt-virtualmachine.schema.json')),
+    upstream: upstreamValidators(),
   };
   return cached;
 }
