@@ -4,15 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLE, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
+import { skipWithout } from '../support/capabilities.js';
 
 test('affected: compares every host between two git revisions', async (t) => {
-  const missing = gitAvailable();
-  if (missing !== undefined) {
-    t.skip(missing);
-    return;
-  }
+  if (skipWithout(t, 'git')) return;
   const dir = tempTree({
     'fleet/fleet.yaml': FLEET,
     'fleet/hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'db' })}---\n${host('c', { role: 'db' })}`,
@@ -72,11 +69,7 @@ test('affected: compares every host between two git revisions', async (t) => {
 });
 
 test('affected: a host whose document breaks is named, not silently shown as removed', async (t) => {
-  const missing = gitAvailable();
-  if (missing !== undefined) {
-    t.skip(missing);
-    return;
-  }
+  if (skipWithout(t, 'git')) return;
   const dir = tempTree({
     'fleet.yaml': FLEET,
     'hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'web' })}`,
@@ -117,11 +110,7 @@ test('affected: a missing directory or a file is named as such, never as a missi
 });
 
 test('affected: outside git, and at a revision without the fleet, the reason is given', async (t) => {
-  const missing = gitAvailable();
-  if (missing !== undefined) {
-    t.skip(missing);
-    return;
-  }
+  if (skipWithout(t, 'git')) return;
   const dir = tempTree({ 'README.md': 'x\n' });
   const git = (...args: string[]): void => gitIn(dir, ...args);
   try {

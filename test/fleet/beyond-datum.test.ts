@@ -14,8 +14,9 @@ import {
   validateFleet,
 } from '../../src/fleet/index.js';
 import { LabelwiseError } from '../../src/base/index.js';
-import { EXAMPLE, cli, gitAvailable, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, fleetOf, host, layer } from './helpers.js';
+import { skipWithout } from '../support/capabilities.js';
 
 const nginx = (mode: string): string =>
   doc('File', 'nginx-config', `desired:\n  path: /etc/nginx/nginx.conf\n  mode: "${mode}"\n`);
@@ -208,11 +209,7 @@ test('explain exits 1 when the host itself does not resolve, even for a healthy 
 });
 
 test('affected: field-level diffs for every changed host, Markdown, --exit-code', async (t) => {
-  const missing = gitAvailable();
-  if (missing !== undefined) {
-    t.skip(missing);
-    return;
-  }
+  if (skipWithout(t, 'git')) return;
   const dir = tempTree({
     'fleet/fleet.yaml': FLEET,
     'fleet/hosts.yaml': `${host('a', { role: 'web' })}---\n${host('b', { role: 'web' })}---\n${host('c', { role: 'db' })}`,

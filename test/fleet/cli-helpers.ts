@@ -25,16 +25,6 @@ export function tempTree(files: Record<string, string>): string {
   return dir;
 }
 
-/** Why git cannot run here, or undefined when it can. */
-export function gitAvailable(): string | undefined {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return undefined;
-  } catch (error) {
-    return `git is not available: ${(error as Error).message}`;
-  }
-}
-
 /** Runs git in `dir` as a throwaway committer (no global config, no signing), output ignored. */
 export function gitIn(dir: string, ...args: string[]): void {
   execFileSync(

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import { requiredCapabilities } from '../support/capabilities.js';
 
 export const TEST_IMAGE = process.env.LABELWISE_TEST_IMAGE ?? 'labelwise-test/busybox:latest';
 /** Every container the tests create carries this label (value: the run id). */
@@ -183,14 +184,15 @@ export function findDockerd(): { pid: number; cmdline: string[] } | undefined {
 
 /**
  * Registers the prerequisites of an integration suite: locally a missing one only skips the
- * suite (the reason is returned for `skip`); under `CI=true` it is also a failing test, so CI
+ * suite (the reason is returned for `skip`); under `CI=true` or when `LABELWISE_REQUIRE` names
+ * docker (test/support/capabilities.ts) it is also a failing test, so CI
  * never passes a suite that did not run.
  */
 export function requirePrerequisites(
   suite: string,
   reason: string | undefined,
 ): string | undefined {
-  if (reason !== undefined && process.env.CI === 'true') {
+  if (reason !== undefined && (process.env.CI === 'true' || requiredCapabilities().has('docker'))) {
     test(`${suite}: prerequisites (CI=true)`, () => {
       throw new Error(`${suite} cannot run under CI=true: ${reason}`);
     });

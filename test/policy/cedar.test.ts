@@ -7,6 +7,7 @@ import { ask, model } from './helpers.js';
 import { SA_ID, cedarContext, cedarEntities, cedarPolicies, linkerdYaml } from './cedar-oracle.js';
 import type { AuthzSpec } from './cedar-oracle.js';
 import type * as CedarModule from '@cedar-policy/cedar-wasm/nodejs';
+import { skipOrFail } from '../support/capabilities.js';
 
 type Cedar = typeof CedarModule;
 
@@ -90,10 +91,11 @@ const scenarioArb = fc.integer({ min: 1, max: 4 }).chain((routes) =>
 );
 
 test('authorizer ≡ Cedar on generated authorization sets', (t) => {
-  if (cedar === undefined) {
-    t.skip(`@cedar-policy/cedar-wasm did not load: ${loadError ?? 'unknown'}`);
-    return;
-  }
+  const missing =
+    cedar === undefined
+      ? `@cedar-policy/cedar-wasm did not load: ${loadError ?? 'unknown'}`
+      : undefined;
+  if (skipOrFail(t, 'cedar', missing) || cedar === undefined) return;
   const engine = cedar;
   let allows = 0;
   let denies = 0;

@@ -8,7 +8,8 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { cli, gitAvailable, gitIn, tempTree } from '../cli-helpers.js';
+import { cli, gitIn, tempTree } from '../cli-helpers.js';
+import { skipWithout } from '../../support/capabilities.js';
 
 interface CliCase {
   name: string;
@@ -44,11 +45,7 @@ function write(dir: string, files: Record<string, string | null>): void {
 for (const c of suite.cases) {
   test(`datum cli: ${c.name} (${c.upstream.file} ${c.upstream.test})`, async (t) => {
     if (c.git === true) {
-      const missing = gitAvailable();
-      if (missing !== undefined) {
-        t.skip(missing);
-        return;
-      }
+      if (skipWithout(t, 'git')) return;
     }
     const dir = tempTree(c.git === true ? suite.defaults.files : {});
     try {
