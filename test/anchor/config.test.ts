@@ -16,7 +16,7 @@ function errorOf(env: Record<string, string>): LabelwiseError {
   assert.fail('expected a configuration error');
 }
 
-test('seed 000: a selector wins over ANCHORD_PROJECT, with the warning and the active line', () => {
+test('anchord scenario: a selector wins over ANCHORD_PROJECT, with the warning and the active line', () => {
   const { config, notices } = loadConfig({
     ANCHORD_LABEL_SELECTOR: ' team = infra , env=prod',
     ANCHORD_PROJECT: 'ix-mailcow',
@@ -37,7 +37,7 @@ test('seed 000: a selector wins over ANCHORD_PROJECT, with the warning and the a
   ]);
 });
 
-test('seed 000: without a selector the scope is the Compose project (legacy mode)', () => {
+test('anchord scenario: without a selector the scope is the Compose project (legacy mode)', () => {
   const { config, notices } = loadConfig({ ANCHORD_PROJECT: 'ix-vaultwarden' });
   assert.equal(config.scopeSource, 'project');
   assert.equal(formatSelector(config.scope), 'com.docker.compose.project=ix-vaultwarden');
@@ -82,14 +82,14 @@ const errors: {
   message?: string;
 }[] = [
   {
-    name: 'seed 000: missing =',
+    name: 'anchord: missing =',
     env: { ANCHORD_LABEL_SELECTOR: 'nokey' },
     code: 'SELECTOR_EQUALITY_MISSING_EQUALS',
     env_: 'ANCHORD_LABEL_SELECTOR',
     message: `label selector entry "nokey" missing '='`,
   },
   {
-    name: 'seed 000: conflicting duplicate key',
+    name: 'anchord: conflicting duplicate key',
     env: { ANCHORD_LABEL_SELECTOR: 'a=1,a=2' },
     code: 'SELECTOR_EQUALITY_CONFLICT',
     env_: 'ANCHORD_LABEL_SELECTOR',

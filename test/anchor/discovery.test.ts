@@ -65,7 +65,7 @@ async function discover(env: Record<string, string>) {
   }
 }
 
-test('seed 000 (mocked Docker API): selector {role: ldap} returns only the ldap containers', async () => {
+test('anchord scenario (mocked Docker API): selector {role: ldap} returns only the ldap containers', async () => {
   const { result, requests } = await discover({ ANCHORD_LABEL_SELECTOR: 'role=ldap' });
   assert.deepEqual(
     result.backends.map((b) => b.container),
@@ -81,7 +81,7 @@ test('seed 000 (mocked Docker API): selector {role: ldap} returns only the ldap 
   assert.deepEqual(filters.label, ['role=ldap', 'anchord.expose']);
 });
 
-test('seed 000 (mocked Docker API): AND of two keys', async () => {
+test('anchord scenario (mocked Docker API): AND of two keys', async () => {
   const { result } = await discover({ ANCHORD_LABEL_SELECTOR: 'role=ldap,env=prod' });
   assert.deepEqual(
     result.backends.map((b) => b.container),
@@ -93,7 +93,7 @@ test('seed 000 (mocked Docker API): AND of two keys', async () => {
   );
 });
 
-test('seed 000 (mocked Docker API): empty selector behaves as the project filter', async () => {
+test('anchord scenario (mocked Docker API): empty selector behaves as the project filter', async () => {
   const { result, requests } = await discover({
     ANCHORD_LABEL_SELECTOR: '',
     ANCHORD_PROJECT: 'ix-authentik',

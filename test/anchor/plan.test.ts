@@ -14,7 +14,7 @@ const on = (ipv4: string, ipv6?: string, name = 'transit') => [
   { name, ipv4, ...(ipv6 !== undefined ? { ipv6 } : {}) },
 ];
 
-test('seed 000: selector {role: ldap} over three containers claims only the ldap one', () => {
+test('anchord scenario: selector {role: ldap} over three containers claims only the ldap one', () => {
   const result = plan(
     snapshot([
       container('ldap', { role: 'ldap', 'anchord.expose': 'tcp/389' }, on('172.20.0.2')),
@@ -39,7 +39,7 @@ test('seed 000: selector {role: ldap} over three containers claims only the ldap
   ]);
 });
 
-test('seed 000: AND of two keys', () => {
+test('anchord scenario: AND of two keys', () => {
   const result = plan(
     snapshot([
       container(
@@ -58,7 +58,7 @@ test('seed 000: AND of two keys', () => {
   );
 });
 
-test('seed 000: empty selector falls back to the project scope (legacy behaviour)', () => {
+test('anchord scenario: empty selector falls back to the project scope (legacy behaviour)', () => {
   const { config } = loadConfig({ ANCHORD_LABEL_SELECTOR: '', ANCHORD_PROJECT: 'ix-a' });
   const result = plan(
     snapshot([

@@ -13,7 +13,7 @@ const hosts = {
   ],
 };
 
-test('§1 an unknown host is an error naming it', () => {
+test('hosts: an unknown host is an error naming it', () => {
   const prepared = prepareFleet(fleetOf({ 'fleet.yaml': FLEET, ...hosts }));
   assert.throws(
     () => resolveHost(prepared, 'web-999'),
@@ -24,7 +24,7 @@ test('§1 an unknown host is an error naming it', () => {
   );
 });
 
-test('§1 a host whose document has errors is named as such, not as unknown', () => {
+test('hosts: a host whose document has errors is named as such, not as unknown', () => {
   const prepared = prepareFleet(
     fleetOf({ 'fleet.yaml': FLEET, 'hosts.yaml': host('web-001', { 'datum/x': 'y' }) }),
   );
@@ -37,7 +37,7 @@ test('§1 a host whose document has errors is named as such, not as unknown', ()
   );
 });
 
-test('§1 labels are the declared ones plus datum/host', () => {
+test('hosts: labels are the declared ones plus datum/host', () => {
   const m = resolveIn({ 'fleet.yaml': FLEET, ...hosts }, 'web-001');
   assert.deepEqual(
     { ...m.labels },
@@ -45,7 +45,7 @@ test('§1 labels are the declared ones plus datum/host', () => {
   );
 });
 
-test('§2 layers are selected in discovery order with their reasons', () => {
+test('layers: layers are selected in discovery order with their reasons', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -79,7 +79,7 @@ const pkg = (name: string, body: string): string => doc('Package', name, `desire
 const file = (name: string, body: string, extra = ''): string =>
   doc('File', name, `${extra}desired:\n${body}`);
 
-test('§4 maps merge key by key; the higher layer wins; provenance keeps displaced values newest first', () => {
+test('merge: maps merge key by key; the higher layer wins; provenance keeps displaced values newest first', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -113,7 +113,7 @@ test('§4 maps merge key by key; the higher layer wins; provenance keeps displac
   assert.equal(r.target, '/etc/nginx.conf');
 });
 
-test('§4 lists are replaced, never appended', () => {
+test('merge: lists are replaced, never appended', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -129,7 +129,7 @@ test('§4 lists are replaced, never appended', () => {
   assert.deepEqual(m.resources[0]?.desired.groups, ['docker']);
 });
 
-test('§4 edge lists are set unions: a higher layer cannot remove a dependency', () => {
+test('merge: edge lists are set unions: a higher layer cannot remove a dependency', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -165,7 +165,7 @@ test('§4 edge lists are set unions: a higher layer cannot remove a dependency',
   assert.equal(s?.desired.enabled, false);
 });
 
-test('§4 equal values at equal precedence are not a conflict ("1" equals 1)', () => {
+test('merge: equal values at equal precedence are not a conflict ("1" equals 1)', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -178,7 +178,7 @@ test('§4 equal values at equal precedence are not a conflict ("1" equals 1)', (
   assert.deepEqual(m.problems, []);
 });
 
-test('§4 different values at equal precedence conflict, naming both values and layers', () => {
+test('merge: different values at equal precedence conflict, naming both values and layers', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -196,7 +196,7 @@ test('§4 different values at equal precedence conflict, naming both values and 
   assert.equal(m.problems[0]?.host, 'web-001');
 });
 
-test('§4 a conflict is recorded even when a higher layer overrides the field', () => {
+test('merge: a conflict is recorded even when a higher layer overrides the field', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -211,7 +211,7 @@ test('§4 a conflict is recorded even when a higher layer overrides the field', 
   assert.equal(m.resources[0]?.desired.mode, '0644');
 });
 
-test('§4 conflicts are judged against the layer that set the field', () => {
+test('merge: conflicts are judged against the layer that set the field', () => {
   // a (10) sets 0640, b (20) overrides to 0600, c (20) agrees with b: no conflict with a.
   const ok = resolveIn(
     {
@@ -237,7 +237,7 @@ test('§4 conflicts are judged against the layer that set the field', () => {
   assert.match(bad.problems[0]?.message ?? '', /"0600" from b and "0640" from c/);
 });
 
-test('§4 the same reference twice in one layer is an error', () => {
+test('merge: the same reference twice in one layer is an error', () => {
   const fleet = fleetOf({
     'fleet.yaml': FLEET,
     ...hosts,
@@ -246,7 +246,7 @@ test('§4 the same reference twice in one layer is an error', () => {
   assert.deepEqual(errorsOf(fleet.problems), ['a/l.yaml:12 FLEET_DUPLICATE_REFERENCE']);
 });
 
-test('§3 placeholders: host and labels substituted, secrets verbatim and never recorded', () => {
+test('placeholders: host and labels substituted, secrets verbatim and never recorded', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -270,7 +270,7 @@ test('§3 placeholders: host and labels substituted, secrets verbatim and never 
   ]);
 });
 
-test('§3 placeholders: an undeclared label is an error naming the label and the host', () => {
+test('placeholders: an undeclared label is an error naming the label and the host', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -287,7 +287,7 @@ test('§3 placeholders: an undeclared label is an error naming the label and the
   assert.equal(m.problems[0]?.host, 'web-001');
 });
 
-test('§3 placeholders: one pass only, substituted text is not rescanned', () => {
+test('placeholders: one pass only, substituted text is not rescanned', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -302,7 +302,7 @@ test('§3 placeholders: one pass only, substituted text is not rescanned', () =>
   assert.equal(m.resources[0]?.desired.content, 'xh');
 });
 
-test('§3 placeholders: substituted values are checked like written ones', () => {
+test('placeholders: substituted values are checked like written ones', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -314,7 +314,7 @@ test('§3 placeholders: substituted values are checked like written ones', () =>
   assert.deepEqual(errorsOf(m.problems), ['a/l.yaml:10 FLEET_INVALID_FIELD']);
 });
 
-test('§5 source and template resolve relative to the layer that set them', () => {
+test('files: source and template resolve relative to the layer that set them', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,
@@ -433,7 +433,7 @@ const checks: { name: string; desired: string; type?: string; code: string | und
   },
 ];
 for (const row of checks) {
-  test(`§4 merged resource: ${row.name}`, () => {
+  test(`merge: merged resource: ${row.name}`, () => {
     const m = resolveIn(
       {
         'fleet.yaml': FLEET,
@@ -514,7 +514,7 @@ test('the memoized path (validate) and the provenance path (explain) give the sa
   ]);
 });
 
-test('§4 restartOn and reloadOn from different layers are an error on the merged resource', () => {
+test('merge: restartOn and reloadOn from different layers are an error on the merged resource', () => {
   const m = resolveIn(
     {
       'fleet.yaml': FLEET,

@@ -1,5 +1,5 @@
 /**
- * The anchor on a real Docker Engine and real nftables (seed 000's integration scenarios).
+ * The anchor on a real Docker Engine and real nftables (the integration scenarios of docs/anchor.md).
  *
  * Topology (all created here, removed in `after`):
  *

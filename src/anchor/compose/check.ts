@@ -1,6 +1,6 @@
 /**
  * The static anchor check (`labelwise anchor check`): which backends each anchor of a Compose
- * project claims, the entries it would install, and — the operator contract seed 000 leaves to
+ * project claims, the entries it would install, and — the operator contract anchord leaves to
  * documentation — a proof that no two anchors can ever claim the same container. Pure.
  *
  * Overlap is decided on the anchors' scopes with the selector algebra, not on the services in the
