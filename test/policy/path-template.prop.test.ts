@@ -78,6 +78,45 @@ test('template router ≡ naive matcher', () => {
   );
 });
 
+// Nodes with more than 8 static children look them up in a hash table: routes with many
+// distinct first segments reach it, which the small alphabet above never does.
+const wide = fc.integer({ min: 0, max: 39 }).map((i) => `s${i}`);
+const wideTemplate = fc
+  .tuple(wide, fc.oneof(wide, fc.constant(':id')), fc.boolean())
+  .map(([a, b, two]) => (two ? `/${a}/${b}` : `/${a}`));
+const widePath = fc
+  .tuple(wide, fc.oneof(wide, fc.constant('42')), fc.boolean())
+  .map(([a, b, two]) => (two ? `/${a}/${b}` : `/${a}`));
+
+test('template router ≡ naive matcher on nodes with many static children', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(wideTemplate, fc.array(method, { maxLength: 1 })), {
+        minLength: 9,
+        maxLength: 60,
+      }),
+      method,
+      widePath,
+      (raw, m, path) => {
+        const routes: { template: Template; methods: string[]; id: number }[] = [];
+        const router = new TemplateRouter<number>();
+        raw.forEach(([text, methods], id) => {
+          const t = parseTemplate(text);
+          assert.ok(!('error' in t), text);
+          routes.push({ template: t, methods, id });
+          router.add(t, methods, id);
+        });
+        const hit = router.find(m, path);
+        assert.deepEqual(
+          hit === null ? null : { id: hit.value, params: { ...hit.params } },
+          naive(routes, m, path),
+        );
+      },
+    ),
+    { numRuns: 1500 },
+  );
+});
+
 test('parseTemplate and makeRequest never throw and parse→shape is stable', () => {
   fc.assert(
     fc.property(fc.string({ maxLength: 40 }), (text) => {
