@@ -1,5 +1,5 @@
 /**
- * Path templates of the roadmap extension (seed 003's `HttpRouteGroup`):
+ * Path templates of the extension's `HttpRouteGroup` (docs/policy.md, "The extension"):
  *
  * ```
  * template  = "/" [ segment *( "/" segment ) ] [ "/" ]

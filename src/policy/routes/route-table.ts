@@ -1,5 +1,5 @@
 /**
- * Route selection (spec §4). For one Server, which route rule does a request hit?
+ * Route selection (docs/policy.md, "Route precedence"). For one Server, which route rule does a request hit?
  *
  * 1. Hosts first: a route without hostnames matches any host and ranks last; an exact hostname
  *    beats a wildcard; a longer wildcard (more labels) beats a shorter one.
