@@ -1,22 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import type { BuildReport } from '../../src/repo/index.js';
-import { withTempDir } from '../support/temp.js';
+import { withTempDir, editFile } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 
 const withTemp = (fn: (dir: string) => Promise<void>): Promise<void> => withTempDir('build', fn);
-
-async function edit(path: string, from: string | RegExp, to: string): Promise<void> {
-  const text = await readFile(path, 'utf8');
-  const next = text.replace(from, to);
-  assert.notEqual(next, text, `the fixture edit of ${path} must change something`);
-  await writeFile(path, next);
-}
 
 test('labelwise build examples/homelab exits 0 and writes every output with a full report', () =>
   withTemp(async (dir) => {
@@ -70,21 +63,21 @@ test('one deliberate error in each part: exit 1 and all four reported with file 
     const repo = join(dir, 'repo');
     await cp(HOMELAB, repo, { recursive: true });
     // fleet: a Host may not set a reserved datum/ label.
-    await edit(
+    await editFile(
       join(repo, 'fleet', 'hosts', 'production.yaml'),
       '  role: web\n',
       '  role: web\n  datum/owner: me\n',
     );
     // catalog: an exposure outside the enum.
-    await edit(join(repo, 'catalog', 'blog.yaml'), 'exposure: public', 'exposure: everywhere');
+    await editFile(join(repo, 'catalog', 'blog.yaml'), 'exposure: public', 'exposure: everywhere');
     // policy: a Server whose proxyProtocol Linkerd does not know.
-    await edit(
+    await editFile(
       join(repo, 'policy', 'servers.yaml'),
       'proxyProtocol: HTTP/1',
       'proxyProtocol: HTTP/7',
     );
     // anchors: an expose label with a port out of range.
-    await edit(
+    await editFile(
       join(repo, 'compose', 'compose.yaml'),
       /anchord\.expose: "?tcp\/443"?/,
       'anchord.expose: "tcp/99999"',
@@ -144,7 +137,11 @@ test('a hand-edited rendered manifest is a golden difference located at its file
   withTemp(async (dir) => {
     const repo = join(dir, 'repo');
     await cp(HOMELAB, repo, { recursive: true });
-    await edit(join(repo, 'apps', 'blog', 'deployment-blog.yaml'), /replicas: 1/, 'replicas: 5');
+    await editFile(
+      join(repo, 'apps', 'blog', 'deployment-blog.yaml'),
+      /replicas: 1/,
+      'replicas: 5',
+    );
     const io = memoryIO({ cwd: dir });
     assert.equal(await run(['build', repo, '--out', join(dir, 'out'), '--json'], io), 1, io.err);
     const report = JSON.parse(io.out) as BuildReport;

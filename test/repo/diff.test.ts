@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryIO } from '../../src/cli/io.js';
@@ -15,6 +15,7 @@ import { MARKDOWN_LIMIT } from '../../src/repo/index.js';
 import type { RepoDiff } from '../../src/repo/index.js';
 import { skipWithout } from '../support/capabilities.js';
 import { sarifValidator } from '../support/sarif.js';
+import { editFile } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
 
@@ -36,12 +37,6 @@ function git(cwd: string, ...args: string[]): string {
   return result.stdout.trim();
 }
 
-async function edit(path: string, from: string, to: string): Promise<void> {
-  const text = await readFile(path, 'utf8');
-  assert.ok(text.includes(from), `${path} holds ${from}`);
-  await writeFile(path, text.replace(from, to));
-}
-
 /** A checkout with two commits; the second touches the fleet, catalog, policy and Compose. */
 async function withHistory(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-diff-'));
@@ -50,18 +45,22 @@ async function withHistory(fn: (dir: string) => Promise<void>): Promise<void> {
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'add', '-A');
     git(dir, 'commit', '-q', '-m', 'homelab');
-    await edit(
+    await editFile(
       join(dir, 'fleet', 'layers', 'base', 'accounts.yaml'),
       'mode: "0644"',
       'mode: "0640"',
     );
-    await edit(
+    await editFile(
       join(dir, 'catalog', 'blog.yaml'),
       'nginx-unprivileged:1.27.0',
       'nginx-unprivileged:1.27.1',
     );
-    await edit(join(dir, 'policy', 'books-policy.yaml'), '- name: traffic', '- name: traffic-v2');
-    await edit(
+    await editFile(
+      join(dir, 'policy', 'books-policy.yaml'),
+      '- name: traffic',
+      '- name: traffic-v2',
+    );
+    await editFile(
       join(dir, 'compose', 'compose.yaml'),
       'anchord.role: authentik-server',
       'anchord.role: ldap-outpost',
@@ -119,7 +118,7 @@ test('no change: exit 0 and says so; worktree is the default --to', async (t) =>
     const same = await diff(dir, '--from', 'HEAD');
     assert.equal(same.code, 0, same.err);
     assert.match(same.out, /No change to what reaches what/);
-    await edit(join(dir, 'catalog', 'blog.yaml'), '1.27.1', '1.27.2');
+    await editFile(join(dir, 'catalog', 'blog.yaml'), '1.27.1', '1.27.2');
     const dirty = await diff(dir, '--from', 'HEAD');
     assert.equal(dirty.code, 2);
     assert.match(dirty.out, /~ apps\/blog\/deployment-blog\.yaml/);
@@ -174,7 +173,7 @@ test('diff --out writes the build of --to with the change as the report first se
 test('a change the API server would refuse (shrinking a claim) is an apply-time hazard and exit 1', async (t) => {
   if (skipWithout(t, 'git')) return;
   await withHistory(async (dir) => {
-    await edit(join(dir, 'catalog', 'plex.yaml'), 'size: 20Gi', 'size: 10Gi');
+    await editFile(join(dir, 'catalog', 'plex.yaml'), 'size: 20Gi', 'size: 10Gi');
     const result = await diff(dir, '--from', 'HEAD', '--json');
     assert.equal(result.code, 1, result.err);
     const report = JSON.parse(result.out) as RepoDiff;
