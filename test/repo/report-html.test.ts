@@ -240,7 +240,12 @@ test('the fleet pager in Chromium: pages, searches and links each host to its pa
   if (skipWithout(t, 'chromium')) return;
   const hosts = Array.from({ length: 250 }, (_, i) => `host-${String(i).padStart(3, '0')}`);
   hosts.push('odd/host name');
-  const matrix: FleetMatrix = { hosts, layers: ['base'], applies: hosts.map(() => [true]) };
+  // Every third host has the base layer: the pager must draw exactly those cells as set.
+  const matrix: FleetMatrix = {
+    hosts,
+    layers: ['base'],
+    applies: hosts.map((_, i) => [i % 3 === 0]),
+  };
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-pager-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
   try {
@@ -253,6 +258,12 @@ test('the fleet pager in Chromium: pages, searches and links each host to its pa
     await page.click('.pager button:last-child');
     assert.equal(await rows.first().locator('th').textContent(), 'host-100');
     assert.equal(await rows.first().locator('a').getAttribute('href'), 'hosts/host-100.html');
+    assert.equal(
+      await page.locator('#fleet-matrix td.yes').count(),
+      33,
+      'hosts 102, 105, … 198 on page two',
+    );
+    assert.equal(await rows.nth(2).locator('td.yes').count(), 1, 'host-102 has the layer');
     await page.fill('#search', 'odd');
     assert.equal(await rows.count(), 1);
     assert.equal(

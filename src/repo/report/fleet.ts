@@ -30,7 +30,8 @@ export function fleetSection(matrix: FleetMatrix): string {
     : '';
   const data = paged
     ? jsonBlock('data-fleet', {
-        rows: matrix.hosts.map((host, h) => [host, hostPagePath(host), bits[h]]),
+        // Each row is [host, layer bits]; the script derives the host's page from its name.
+        rows: matrix.hosts.map((host, h) => [host, bits[h]]),
       })
     : '';
   return `<h2 id="s-fleet">Fleet: hosts × layers</h2>\n<p class="meta">${matrix.hosts.length} host(s), ${matrix.layers.length} layer(s).</p>\n${note}${table('fleet-matrix', header, rows, 'The fleet has no hosts.', { attributes })}\n${data}`;
