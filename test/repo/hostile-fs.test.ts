@@ -230,6 +230,20 @@ test('stages and locks left by a dead process are swept by the next run', () =>
     assert.deepEqual(await readdir(dir), ['out']);
   }));
 
+test('a swap interrupted after the old output was moved aside is undone, not swept away', () =>
+  withTemp(async (dir) => {
+    const aside = join(dir, '.out.labelwise-stage-999999999-dead-old');
+    await mkdir(aside);
+    await writeFile(join(aside, 'report.json'), 'the last good build');
+    await writeOwnedDirectory(join(dir, 'elsewhere'), { a: '1' }, { writer: 'test' });
+    // Writing out/ sweeps first: the moved-aside output comes back as out/, then is replaced only if ours.
+    await assert.rejects(
+      writeOwnedDirectory(join(dir, 'out'), { b: '2' }, { writer: 'test' }),
+      /labelwise did not write/,
+    );
+    assert.equal(await readFile(join(dir, 'out', 'report.json'), 'utf8'), 'the last good build');
+  }));
+
 test('FIFOs, a directory named x.yaml, symlink loops and odd names do not hang or leak', () =>
   withTemp(async (dir) => {
     const { repo } = await repoWithSecret(dir);

@@ -260,6 +260,11 @@ function stagePrefix(name: string): string {
   return `.${name}.labelwise-stage-`;
 }
 
+/**
+ * Removes the stages of dead processes. A stage ending in `-old` is a previous output a dead
+ * run had moved aside but not yet replaced: when the target is missing it is put back, never
+ * deleted, so an interrupted swap cannot lose the last good output.
+ */
 async function sweepStale(parent: string, name: string): Promise<void> {
   let entries: string[];
   try {
@@ -268,10 +273,14 @@ async function sweepStale(parent: string, name: string): Promise<void> {
     return;
   }
   const prefix = stagePrefix(name);
-  for (const entry of entries) {
+  for (const entry of entries.sort(compareText)) {
     if (!entry.startsWith(prefix)) continue;
     const pid = Number(entry.slice(prefix.length).split('-')[0]);
-    if (!processAlive(pid)) await rm(join(parent, entry), { recursive: true, force: true });
+    if (processAlive(pid)) continue;
+    const path = join(parent, entry);
+    if (entry.endsWith('-old') && (await lstatOrUndefined(join(parent, name))) === undefined)
+      await rename(path, join(parent, name));
+    else await rm(path, { recursive: true, force: true });
   }
 }
 
