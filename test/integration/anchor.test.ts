@@ -22,7 +22,6 @@
  */
 import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -31,6 +30,7 @@ import type { KernelMapElement } from '../../src/anchor/io/nft.js';
 import {
   Lab,
   findDockerd,
+  restartDockerd,
   must,
   requirePrerequisites,
   sh,
@@ -580,10 +580,7 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       '{{.State.Pid}}',
       (anchors.get('anchor-a') as Anchor).container,
     ]);
-    const dockerdPid = (dockerd as { pid: number }).pid;
-    process.kill(dockerdPid, 'SIGTERM');
-    try {
-      await waitFor('dockerd to stop', () => findDockerd()?.pid !== dockerdPid, 30_000, 100);
+    const skipped = await restartDockerd(async () => {
       await waitFor(
         'the anchor to notice',
         () =>
@@ -597,19 +594,8 @@ describe('anchor on a real Docker Engine and nftables', { skip: reason, timeout:
       );
       assert.deepEqual(await anchorMap('anchor-a'), mapBefore, 'rules stay while Docker is down');
       assert.ok(existsSync(`/proc/${anchorPid}`), 'the anchor keeps running');
-    } finally {
-      const restarted = spawn(cmdline[0] as string, cmdline.slice(1), {
-        detached: true,
-        stdio: 'ignore',
-      });
-      restarted.unref();
-      await waitFor(
-        'dockerd to answer again',
-        () => sh('docker', ['info', '--format', '{{.ServerVersion}}'], 10_000).code === 0,
-        60_000,
-        500,
-      );
-    }
+    });
+    assert.equal(skipped, undefined, 'dockerd was checked for --live-restore above');
     backend('after-restart', 26, { role: 'A', 'anchord.expose': 'tcp/9090:80' }, 'after-restart');
     await waitFor(
       'the anchor to map a backend started after the restart',
