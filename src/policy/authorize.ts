@@ -253,17 +253,16 @@ export function authorize(
       redirect.hostname !== undefined ||
       redirect.path !== undefined ||
       redirect.port !== undefined);
-  if (redirect !== undefined && !changes)
-    note?.('filter: RequestRedirect changes nothing, so the proxy forwards the request');
-  if (redirect !== undefined && redirect.type === 'RequestRedirect' && changes) {
-    const status = redirect.statusCode === 301 ? 301 : 302;
-    note?.(
-      `filter: RequestRedirect answers ${status}${redirect.scheme === undefined ? '' : ` to scheme ${redirect.scheme}`}${redirect.hostname === undefined ? '' : ` host ${redirect.hostname}`}${redirect.path === undefined ? '' : ` path ${redirect.path}`}${redirect.port === undefined ? '' : ` port ${redirect.port}`} instead of forwarding`,
-    );
-    const out = decision(
+  // Every outcome past this point is decided on the same route, rule and authorization.
+  const routed = (
+    kind: Decision['decision'],
+    status: Decision['status'],
+    rewrite?: Decision['rewrite'],
+  ): Decision =>
+    decision(
       policy,
       precedence,
-      'redirect',
+      kind,
       status,
       hit.route.name,
       rule,
@@ -271,7 +270,16 @@ export function authorize(
       timeout,
       trace,
       params,
+      rewrite,
     );
+  if (redirect !== undefined && !changes)
+    note?.('filter: RequestRedirect changes nothing, so the proxy forwards the request');
+  if (redirect !== undefined && redirect.type === 'RequestRedirect' && changes) {
+    const status = redirect.statusCode === 301 ? 301 : 302;
+    note?.(
+      `filter: RequestRedirect answers ${status}${redirect.scheme === undefined ? '' : ` to scheme ${redirect.scheme}`}${redirect.hostname === undefined ? '' : ` host ${redirect.hostname}`}${redirect.path === undefined ? '' : ` path ${redirect.path}`}${redirect.port === undefined ? '' : ` port ${redirect.port}`} instead of forwarding`,
+    );
+    const out = routed('redirect', status);
     return {
       ...out,
       redirect: {
@@ -286,35 +294,12 @@ export function authorize(
   if (policy.rateLimit !== undefined) {
     const limited = checkRateLimit(policy.rateLimit, client, options, note);
     if (limited !== undefined) {
-      const out = decision(
-        policy,
-        precedence,
-        'rate-limited',
-        429,
-        hit.route.name,
-        rule,
-        winner.name,
-        timeout,
-        trace,
-        params,
-      );
+      const out = routed('rate-limited', 429);
       return { ...out, rateLimit: limited };
     }
   }
   const rewrite = hit.route.rewrites.length === 0 ? undefined : rewriteFor(hit, request, note);
-  return decision(
-    policy,
-    precedence,
-    'allow',
-    200,
-    hit.route.name,
-    rule,
-    winner.name,
-    timeout,
-    trace,
-    params,
-    rewrite,
-  );
+  return routed('allow', 200, rewrite);
 }
 
 function checkRateLimit(
