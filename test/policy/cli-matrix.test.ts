@@ -5,19 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { memoryIO } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIR = 'examples/homelab/policy';
-const WEB = 'web.booksapp.serviceaccount.identity.linkerd.cluster.local';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ cwd: ROOT });
-  const code = await run(['policy', ...argv], io);
-  return { code, out: io.out, err: io.err };
-}
+import { DIR, ROOT, WEB, cli } from './cli-helpers.js';
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'policy-cli-matrix-'));
