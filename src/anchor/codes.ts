@@ -50,3 +50,10 @@ export const ANCHOR_CHECK_CODES = {
 // ---- end of the static check's codes -------------------------------------------------------
 
 export type AnchorCheckCode = keyof typeof ANCHOR_CHECK_CODES;
+
+declare module '../base/codes.js' {
+  interface CodeRegistry {
+    anchorDaemon: typeof ANCHOR_DAEMON_CODES;
+    anchorCheck: typeof ANCHOR_CHECK_CODES;
+  }
+}

@@ -63,7 +63,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
 
 function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { env }, hint);
+  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
 }
 
 function get(env: Env, name: string): string {
@@ -101,8 +101,10 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       throw new LabelwiseError(
         'ANCHOR_MODE_NOT_SUPPORTED',
         `address mode ${quote(addressMode)} is not supported: the anchor uses the address Docker assigns`,
-        { env: 'ANCHORD_ADDRESS_MODE' },
-        'reserve the address in Compose (ipv4_address) and use bootstrap',
+        {
+          source: { env: 'ANCHORD_ADDRESS_MODE' },
+          hint: 'reserve the address in Compose (ipv4_address) and use bootstrap',
+        },
       );
     }
     fail(
@@ -197,12 +199,10 @@ export function resolveScope(env: Env): ResolvedScope {
     scope = parseEqualityList(get(env, 'ANCHORD_LABEL_SELECTOR'));
   } catch (error) {
     if (error instanceof LabelwiseError) {
-      throw new LabelwiseError(
-        error.code,
-        error.message,
-        { ...error.source, env: 'ANCHORD_LABEL_SELECTOR' },
-        error.hint,
-      );
+      throw new LabelwiseError(error.code, error.message, {
+        source: { ...error.source, env: 'ANCHORD_LABEL_SELECTOR' },
+        hint: error.hint,
+      });
     }
     throw error;
   }

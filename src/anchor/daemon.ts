@@ -351,7 +351,7 @@ export class AnchorDaemon {
         throw new LabelwiseError(
           'ANCHOR_EXT_NETWORK_NOT_ATTACHED',
           `the anchor is not attached to the outside network ${quote(extNetwork)}`,
-          { env: 'ANCHORD_EXT_NETWORK' },
+          { source: { env: 'ANCHORD_EXT_NETWORK' } },
         );
       }
       const iface = attachment.mac === undefined ? undefined : macs.get(attachment.mac);
@@ -359,7 +359,7 @@ export class AnchorDaemon {
         throw new LabelwiseError(
           'ANCHOR_EXT_IFACE_NOT_FOUND',
           `no local interface has the MAC address ${quote(attachment.mac ?? '')} Docker reports for ${quote(extNetwork)}`,
-          { env: 'ANCHORD_EXT_NETWORK' },
+          { source: { env: 'ANCHORD_EXT_NETWORK' } },
         );
       }
       return { extIface: iface, exclude: [extNetwork] };

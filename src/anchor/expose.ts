@@ -33,7 +33,7 @@ function port(text: string, item: string): number {
     throw new LabelwiseError(
       'ANCHOR_INVALID_EXPOSE',
       `port ${short(text)} in ${short(item)} is outside 1-65535`,
-      { label: EXPOSE_LABEL },
+      { source: { label: EXPOSE_LABEL } },
     );
   }
   return value;
@@ -51,7 +51,7 @@ export function parseExpose(value: string): ExposeEntry[] {
     throw new LabelwiseError(
       'ANCHOR_INVALID_EXPOSE',
       `label value is longer than ${MAX_LABEL_LENGTH} characters`,
-      { label: EXPOSE_LABEL },
+      { source: { label: EXPOSE_LABEL } },
     );
   }
   const byKey = new Map<string, ExposeEntry>();
@@ -63,7 +63,7 @@ export function parseExpose(value: string): ExposeEntry[] {
       throw new LabelwiseError(
         'ANCHOR_INVALID_EXPOSE',
         `invalid expose entry ${short(item)}: expected proto/port[:backendPort], e.g. tcp/443 or udp/53:5353`,
-        { label: EXPOSE_LABEL },
+        { source: { label: EXPOSE_LABEL } },
       );
     }
     const proto = (match[1] as string).toLowerCase();
@@ -72,7 +72,9 @@ export function parseExpose(value: string): ExposeEntry[] {
         'ANCHOR_INVALID_EXPOSE',
         `invalid protocol ${short(match[1] as string)} in ${short(item)}: expected tcp or udp`,
         {
-          label: EXPOSE_LABEL,
+          source: {
+            label: EXPOSE_LABEL,
+          },
         },
       );
     }
@@ -84,7 +86,7 @@ export function parseExpose(value: string): ExposeEntry[] {
       throw new LabelwiseError(
         'ANCHOR_INVALID_EXPOSE',
         `${key} is mapped twice, to ports ${previous.backendPort} and ${backendPort}`,
-        { label: EXPOSE_LABEL },
+        { source: { label: EXPOSE_LABEL } },
       );
     }
     byKey.set(key, { proto: proto as Proto, port: outside, backendPort });
@@ -93,7 +95,9 @@ export function parseExpose(value: string): ExposeEntry[] {
     // A value of only commas is set but says nothing: anchord rejects it ("set but empty"),
     // so the container gets the invalid-labels warning instead of silently not being a backend.
     throw new LabelwiseError('ANCHOR_INVALID_EXPOSE', 'anchord.expose is set but lists no entry', {
-      label: EXPOSE_LABEL,
+      source: {
+        label: EXPOSE_LABEL,
+      },
     });
   }
   return [...byKey.values()].sort((a, b) =>
@@ -113,7 +117,9 @@ export function parseExposeV6(value: string | undefined): V6Mode {
     'ANCHOR_INVALID_EXPOSE_V6',
     `invalid value ${short(value ?? '')}: expected auto, off, false, no or 0`,
     {
-      label: EXPOSE_V6_LABEL,
+      source: {
+        label: EXPOSE_V6_LABEL,
+      },
     },
   );
 }

@@ -46,15 +46,16 @@ export function selectMode(
     throw new LabelwiseError(
       'ANCHOR_MODE_NOT_SUPPORTED',
       `mode ${quote(text)} is not supported: this anchor implements network-anchor and service-anchor`,
-      source,
-      instead,
+      { source, hint: instead },
     );
   }
   throw new LabelwiseError(
     'ANCHOR_INVALID_CONFIG',
     `unknown mode ${quote(text)} (want "network-anchor" or "service-anchor")`,
-    source,
-    'use network-anchor or service-anchor, as the first argument or in ANCHORD_MODE',
+    {
+      source,
+      hint: 'use network-anchor or service-anchor, as the first argument or in ANCHORD_MODE',
+    },
   );
 }
 

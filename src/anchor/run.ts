@@ -106,7 +106,9 @@ async function serve(
     return started.server;
   } catch (error) {
     throw new LabelwiseError('ANCHOR_METRICS_LISTEN', (error as Error).message, {
-      env: 'ANCHORD_METRICS_ADDR',
+      source: {
+        env: 'ANCHORD_METRICS_ADDR',
+      },
     });
   }
 }

@@ -29,7 +29,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const HOSTNAME = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,252})$/;
 
 function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { env }, hint);
+  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
 }
 
 /**

@@ -43,8 +43,10 @@ export function chooseSharedNetwork(input: SharedNetworkInput): SharedNetworkCho
       throw new LabelwiseError(
         'ANCHOR_SHARED_NETWORK_NOT_ATTACHED',
         `the anchor is not attached to the shared network ${quote(input.pinned)} (attached: ${input.selfNetworks.map((n) => quote(n)).join(', ') || 'none'})`,
-        { env: 'ANCHORD_SHARED_NETWORK' },
-        'attach the anchor container to that network or fix ANCHORD_SHARED_NETWORK',
+        {
+          source: { env: 'ANCHORD_SHARED_NETWORK' },
+          hint: 'attach the anchor container to that network or fix ANCHORD_SHARED_NETWORK',
+        },
       );
     }
     return { network: input.pinned, backends: counts.get(input.pinned) ?? 0, lock: true };
@@ -55,8 +57,7 @@ export function chooseSharedNetwork(input: SharedNetworkInput): SharedNetworkCho
     throw new LabelwiseError(
       'ANCHOR_NO_SHARED_NETWORK',
       `the anchor has no network to reach backends on (attached: ${input.selfNetworks.map((n) => quote(n)).join(', ') || 'none'}; outside: ${input.exclude.map((n) => quote(n)).join(', ') || 'none'})`,
-      {},
-      'attach the anchor to the bridge its backends use, besides the outside network',
+      { hint: 'attach the anchor to the bridge its backends use, besides the outside network' },
     );
   }
   if (input.locked !== undefined && candidates.includes(input.locked)) {

@@ -22,3 +22,17 @@ export const BASE_CODES = {
 } as const;
 
 export type BaseCode = keyof typeof BASE_CODES;
+
+/**
+ * Every module's code list, by module. Each module's `codes.ts` adds its own list here by
+ * declaration merging, so `base` names the codes without importing any module, and a code that
+ * no list holds is a type error wherever a diagnostic or an error is made.
+ */
+export interface CodeRegistry {
+  base: typeof BASE_CODES;
+}
+
+/** Every listed code: the closed type of `Diagnostic.code` and `LabelwiseError.code`. */
+export type Code = {
+  [M in keyof CodeRegistry]: keyof CodeRegistry[M] & string;
+}[keyof CodeRegistry];

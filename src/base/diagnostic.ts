@@ -3,6 +3,7 @@
  * order and one `--json` shape for every command (docs/errors.md). Modules produce diagnostics;
  * the CLI, `build`, `report.json` and `report.html` print them through the functions here.
  */
+import type { Code } from './codes.js';
 import type { LabelwiseError } from './errors.js';
 import { compareText, escapeControl } from './text.js';
 
@@ -12,7 +13,7 @@ export type Severity = 'error' | 'warning';
 export interface Diagnostic {
   readonly severity: Severity;
   /** Stable `MODULE_UPPER_SNAKE` code, listed in docs/errors.md. Never renamed or reused. */
-  readonly code: string;
+  readonly code: Code;
   readonly message: string;
   /** The obvious fix, where there is one. */
   readonly hint?: string;
@@ -160,5 +161,6 @@ export function diagnosticFromError(error: LabelwiseError, module?: string): Dia
     // A one-line expression has an offset and no line: its column is the offset plus one.
     column: s.col ?? (s.offset !== undefined && s.line === undefined ? s.offset + 1 : undefined),
     path: s.path,
+    witness: error.witness,
   });
 }

@@ -1,3 +1,5 @@
+import type { Code } from './codes.js';
+
 /**
  * Where a problem was found. The core fills in `offset` and `path`; loaders add `file`, `line`
  * and `col`; the anchor names the environment variable or label it read.
@@ -19,21 +21,40 @@ export interface SourceRef {
 /** `input`: the user's mistake (exit 1). `unavailable`: something needed could not be reached (exit 3). */
 export type ErrorKind = 'input' | 'unavailable';
 
+/** What a `LabelwiseError` may say beyond its code and message. */
+export interface LabelwiseErrorOptions {
+  /** Where the problem is; empty when it is about the whole input. */
+  readonly source?: SourceRef;
+  /** The obvious fix, where there is one. */
+  readonly hint?: string;
+  /** `input` (exit 1) unless something needed could not be reached. */
+  readonly kind?: ErrorKind;
+  /** A concrete example that shows the problem; carried into the diagnostic. */
+  readonly witness?: unknown;
+}
+
 /**
- * The one error type for user-facing problems. Codes are stable (`MODULE_UPPER_SNAKE`) and part
- * of the `--json` contract: never rename or reuse one. Anything thrown that is not a
- * LabelwiseError is a bug.
+ * The one error type for user-facing problems. Codes are stable (`MODULE_UPPER_SNAKE`), listed
+ * in a module's `codes.ts` (an unlisted code does not compile) and part of the `--json`
+ * contract: never rename or reuse one. Anything thrown that is not a LabelwiseError is a bug.
  */
 export class LabelwiseError extends Error {
+  readonly source: SourceRef;
+  readonly hint?: string;
+  readonly kind: ErrorKind;
+  readonly witness?: unknown;
+
   constructor(
-    readonly code: string,
+    readonly code: Code,
     message: string,
-    readonly source: SourceRef = {},
-    readonly hint?: string,
-    readonly kind: ErrorKind = 'input',
+    options: LabelwiseErrorOptions = {},
   ) {
     super(message);
     this.name = 'LabelwiseError';
+    this.source = options.source ?? {};
+    this.hint = options.hint;
+    this.kind = options.kind ?? 'input';
+    this.witness = options.witness;
   }
 
   /** A plain object for `--json` output: stable key order, no stack. */

@@ -5,6 +5,7 @@
  * laughs"), and a document nested deeper than the limit is refused instead of overflowing the
  * stack.
  */
+import type { Code } from './codes.js';
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostic.js';
@@ -13,7 +14,7 @@ export interface YamlOptions {
   /** The file as it is shown to the user (relative to the repository). */
   readonly file: string;
   /** The diagnostic code for a file that cannot be read as YAML. Default `YAML_SYNTAX`. */
-  readonly code?: string;
+  readonly code?: Code;
   /** Longest text accepted, in UTF-16 units (about bytes for YAML). Default 16 MiB. */
   readonly maxLength?: number;
   /** Deepest nesting of collections accepted. Default 200. */

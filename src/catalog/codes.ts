@@ -59,3 +59,9 @@ export const CATALOG_CODES = {
 } as const;
 
 export type CatalogCode = keyof typeof CATALOG_CODES;
+
+declare module '../base/codes.js' {
+  interface CodeRegistry {
+    catalog: typeof CATALOG_CODES;
+  }
+}

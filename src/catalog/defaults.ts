@@ -4,6 +4,7 @@
  * output is a {@link ResolvedService} in which every reference is resolved, so the renderer never
  * meets an absent field. Every problem is returned (not thrown) with file, line and JSON path.
  */
+import type { Code } from '../base/codes.js';
 import { LabelwiseError, quote } from '../base/errors.js';
 import type {
   GpuClass,
@@ -80,12 +81,20 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
   const warnings: LabelwiseError[] = [];
   const file = source.file;
   const at = (path: Path) => ({ file, ...source.locate(path), path: formatPath(path) || '.' });
-  const fail = (code: string, path: Path, message: string, hint?: string): void => {
-    errors.push(new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, at(path), hint));
+  const fail = (code: Code, path: Path, message: string, hint?: string): void => {
+    errors.push(
+      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, {
+        source: at(path),
+        hint,
+      }),
+    );
   };
-  const warn = (code: string, path: Path, message: string, hint?: string): void => {
+  const warn = (code: Code, path: Path, message: string, hint?: string): void => {
     warnings.push(
-      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, at(path), hint),
+      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, {
+        source: at(path),
+        hint,
+      }),
     );
   };
 

@@ -59,7 +59,7 @@ export function emitFiles(services: readonly RenderedService[]): {
           new LabelwiseError(
             'CATALOG_NAME_COLLISION',
             `service ${rendered.service} renders two ${object.kind} objects named ${object.metadata.name}`,
-            { path: `${rendered.service}/${name}` },
+            { source: { path: `${rendered.service}/${name}` } },
           ),
         );
         continue;

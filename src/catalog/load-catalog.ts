@@ -4,6 +4,7 @@
  * services. Pure (the texts and compiled schemas are passed in) and exhaustive: every problem
  * of every file is returned, with file, line and JSON path.
  */
+import type { Code } from '../base/codes.js';
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
@@ -86,7 +87,7 @@ function crossServiceRules(
   const byName = new Map(services.map((s) => [s.name, s]));
   const report = (
     list: LabelwiseError[],
-    code: string,
+    code: Code,
     service: ResolvedService,
     path: (string | number)[],
     message: string,
@@ -96,12 +97,10 @@ function crossServiceRules(
     const pos = source?.locate(path) ?? { line: 1, col: 1 };
     const shown = formatPath(path);
     list.push(
-      new LabelwiseError(
-        code,
-        `${shown}: ${message}`,
-        { file: service.file, ...pos, path: shown },
+      new LabelwiseError(code, `${shown}: ${message}`, {
+        source: { file: service.file, ...pos, path: shown },
         hint,
-      ),
+      }),
     );
   };
   const hostOwner = new Map<string, string>();
@@ -193,13 +192,15 @@ function crossServiceRules(
 /** What the API server or the runtime would refuse in the platform's settings. */
 function platformRules(source: YamlSource, platform: Platform): LabelwiseError[] {
   const errors: LabelwiseError[] = [];
-  const fail = (code: string, path: (string | number)[], message: string) => {
+  const fail = (code: Code, path: (string | number)[], message: string) => {
     const shown = formatPath(path);
     errors.push(
       new LabelwiseError(code, `${shown}: ${message}`, {
-        file: source.file,
-        ...source.locate(path),
-        path: shown,
+        source: {
+          file: source.file,
+          ...source.locate(path),
+          path: shown,
+        },
       }),
     );
   };
@@ -244,10 +245,13 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
         input.misnamedPlatform === undefined
           ? `the catalog has no platform.yaml, so none of its ${input.definitions.length} definitions can be checked or rendered`
           : `the catalog has no platform.yaml (${input.misnamedPlatform} is not read), so none of its ${input.definitions.length} definitions can be checked or rendered`,
-        { file: `${input.dir}/platform.yaml` },
-        input.misnamedPlatform === undefined
-          ? 'create platform.yaml with the platform settings (see docs/catalog.md)'
-          : `rename ${input.misnamedPlatform} to platform.yaml`,
+        {
+          source: { file: `${input.dir}/platform.yaml` },
+          hint:
+            input.misnamedPlatform === undefined
+              ? 'create platform.yaml with the platform settings (see docs/catalog.md)'
+              : `rename ${input.misnamedPlatform} to platform.yaml`,
+        },
       ),
     );
   } else {
@@ -300,9 +304,11 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
           'CATALOG_DUPLICATE_SERVICE',
           `service ${quote(name)} is also defined in ${previous}`,
           {
-            file: definition.file,
-            ...source.locate(['name']),
-            path: 'name',
+            source: {
+              file: definition.file,
+              ...source.locate(['name']),
+              path: 'name',
+            },
           },
         ),
       );

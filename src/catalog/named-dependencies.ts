@@ -4,6 +4,7 @@
  * Service ports: with forward-auth, the proxy's `http-auth` instead of the app port it fronts),
  * so this runs once every service is resolved. Pure; every problem is returned.
  */
+import type { Code } from '../base/codes.js';
 import { LabelwiseError, quote } from '../base/errors.js';
 import type { NamedDependency } from './defaults-dependencies.js';
 import { compareDependencies } from './defaults-dependencies.js';
@@ -71,16 +72,14 @@ export function resolveNamedDependencies(
   const out = services.map((service) => {
     const wanted = named.get(service.name) ?? [];
     if (wanted.length === 0) return service;
-    const fail = (code: string, path: (string | number)[], message: string, hint?: string) => {
+    const fail = (code: Code, path: (string | number)[], message: string, hint?: string) => {
       const shown = formatPath(path);
       const pos = sources.get(service.name)?.locate(path) ?? { line: 1, col: 1 };
       errors.push(
-        new LabelwiseError(
-          code,
-          `${shown}: ${message}`,
-          { file: service.file, ...pos, path: shown },
+        new LabelwiseError(code, `${shown}: ${message}`, {
+          source: { file: service.file, ...pos, path: shown },
           hint,
-        ),
+        }),
       );
     };
     const added: DependencySpec[] = [];

@@ -3,6 +3,7 @@
  * file, the line and the JSON path, and says what was expected. The schemas are data passed in
  * (loaded by `io/schemas.ts`), so this file stays pure.
  */
+import type { Code } from '../base/codes.js';
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../base/errors.js';
@@ -30,7 +31,7 @@ const DEFINITION_NAMES: Readonly<Record<string, string>> = {
 export interface SchemaValidator {
   readonly validate: ValidateFunction;
   /** Error code used for this schema's problems, e.g. `CATALOG_SCHEMA`. */
-  readonly code: string;
+  readonly code: Code;
 }
 
 /**
@@ -54,7 +55,7 @@ export function catalogAjv(): Ajv {
  */
 export function compileSchema(
   schema: object,
-  code: string,
+  code: Code,
   ajv: Ajv = catalogAjv(),
 ): SchemaValidator {
   return { validate: ajv.compile(schema), code };
@@ -185,12 +186,10 @@ export function validateAgainstSchema(
     seen.add(key);
     const { line, col } = source.locate(full);
     errors.push(
-      new LabelwiseError(
-        validator.code,
-        path === '' ? message : `${path}: ${message}`,
-        { file: source.file, line, col, path: path === '' ? '.' : path },
+      new LabelwiseError(validator.code, path === '' ? message : `${path}: ${message}`, {
+        source: { file: source.file, line, col, path: path === '' ? '.' : path },
         hint,
-      ),
+      }),
     );
   }
   // ajv reports in schema order; people read files top to bottom.

@@ -31,9 +31,7 @@ function repoPath(reader: RepoReader, path: string): string {
     throw new LabelwiseError(
       'CATALOG_UNREADABLE',
       `${path} lies outside the repository ${reader.root}`,
-      { file: path },
-      undefined,
-      'unavailable',
+      { source: { file: path }, kind: 'unavailable' },
     );
   return inside;
 }

@@ -83,9 +83,11 @@ export function parseYamlSource(file: string, text: string): YamlSource {
   const errors = diagnostics.map(
     (d) =>
       new LabelwiseError(d.code, d.message, {
-        file,
-        line: d.line ?? 1,
-        col: d.column ?? 1,
+        source: {
+          file,
+          line: d.line ?? 1,
+          col: d.column ?? 1,
+        },
       }),
   );
   const failed = errors.length > 0;

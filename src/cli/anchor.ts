@@ -93,9 +93,7 @@ async function check(
     throw new LabelwiseError(
       'ANCHOR_COMPOSE_UNREADABLE',
       `cannot read ${escapeControl(JSON.stringify(named), true)}: ${why ?? 'no such file'}`,
-      { file: named },
-      undefined,
-      'unavailable',
+      { source: { file: named }, kind: 'unavailable' },
     );
   }
   const report = checkComposeProject({

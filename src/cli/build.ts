@@ -84,9 +84,7 @@ async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO):
     throw new LabelwiseError(
       'BUILD_NO_REPOSITORY',
       `${escapeControl(repoArg ?? repo, true)} is not a directory`,
-      {},
-      undefined,
-      'unavailable',
+      { kind: 'unavailable' },
     );
   }
   const repoName = display(repo, io.cwd);
@@ -154,5 +152,5 @@ function moduleList(text: string | undefined, flag: string): ModuleName[] | unde
   if (text === undefined) return undefined;
   const parsed = parseModuleList(text, flag);
   if (Array.isArray(parsed)) return parsed;
-  throw new LabelwiseError(parsed.code, parsed.message, {}, 'see labelwise build --help');
+  throw new LabelwiseError(parsed.code, parsed.message, { hint: 'see labelwise build --help' });
 }

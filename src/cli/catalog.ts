@@ -57,9 +57,7 @@ function openRepository(io: CliIO, catalogDir: string): { reader: RepoReader; ca
     throw new LabelwiseError(
       'CATALOG_UNREADABLE',
       `cannot read ${catalogDir}: it leads outside ${root}`,
-      { file: catalogDir },
-      undefined,
-      'unavailable',
+      { source: { file: catalogDir }, kind: 'unavailable' },
     );
   return { reader, catalog };
 }
@@ -163,9 +161,11 @@ async function check(
       throw new LabelwiseError(
         'CATALOG_UNREADABLE',
         `the apps directory ${flags.apps} does not exist`,
-        { file: flags.apps },
-        `render it first: labelwise catalog render ${dir} --out ${flags.apps}`,
-        'unavailable',
+        {
+          source: { file: flags.apps },
+          hint: `render it first: labelwise catalog render ${dir} --out ${flags.apps}`,
+          kind: 'unavailable',
+        },
       );
     }
     apps = readAppsDir(location.reader, location.path, serviceNames(input));

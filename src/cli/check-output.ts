@@ -32,7 +32,7 @@ const CHECKS = new Set([
 ]);
 
 function usage(message: string): LabelwiseError {
-  return new LabelwiseError('CLI_USAGE', message, {}, 'see docs/review.md, "Output for CI"');
+  return new LabelwiseError('CLI_USAGE', message, { hint: 'see docs/review.md, "Output for CI"' });
 }
 
 /** Takes `--format X` and `--fail-on X` out of `args` (only before a `--`). */

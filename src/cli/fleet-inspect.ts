@@ -162,8 +162,7 @@ export function registerInspectCommands(program: Command, io: CliIO, exit: { cod
           throw new LabelwiseError(
             'FLEET_UNKNOWN_LAYER',
             `no Layer named ${JSON.stringify(flags.layer)} in this fleet`,
-            {},
-            layerHint(fleet),
+            { hint: layerHint(fleet) },
           );
         const selector =
           layer?.selector ??

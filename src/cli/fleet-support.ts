@@ -45,8 +45,10 @@ export async function loadSource(io: CliIO, repo: string): Promise<FleetSource> 
     throw new LabelwiseError(
       first.code,
       others.length === 0 ? first.message : `${first.message} (also at ${others.join(', ')})`,
-      where,
-      'a fleet repository has exactly one `type: Fleet` document, at its root',
+      {
+        source: where,
+        hint: 'a fleet repository has exactly one `type: Fleet` document, at its root',
+      },
     );
   }
   return source;

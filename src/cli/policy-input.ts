@@ -80,7 +80,7 @@ async function readSmall(file: string, shown: string): Promise<string> {
         throw new LabelwiseError(
           'POLICY_INVALID_SETTING',
           `settings file is larger than ${MAX_SETTINGS_BYTES} bytes`,
-          { file: shown },
+          { source: { file: shown } },
         );
       }
     }
@@ -101,9 +101,7 @@ export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<Set
       throw new LabelwiseError(
         'POLICY_UNREADABLE',
         `cannot read settings file ${flags.settings}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
-        { file: flags.settings },
-        undefined,
-        'unavailable',
+        { source: { file: flags.settings }, kind: 'unavailable' },
       );
     }
     let value: unknown;
@@ -113,22 +111,22 @@ export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<Set
       throw new LabelwiseError(
         'POLICY_INVALID_SETTING',
         `settings file is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`,
-        { file: flags.settings },
+        { source: { file: flags.settings } },
       );
     }
     if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
       throw new LabelwiseError('POLICY_INVALID_SETTING', 'settings file must be a mapping', {
-        file: flags.settings,
+        source: {
+          file: flags.settings,
+        },
       });
     }
     for (const [k, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
       if (!(SETTING_KEYS as readonly string[]).includes(k)) {
-        throw new LabelwiseError(
-          'POLICY_INVALID_SETTING',
-          `unknown setting ${JSON.stringify(k)}`,
-          { file: flags.settings, path: k },
-          `known settings: ${SETTING_KEYS.join(', ')}`,
-        );
+        throw new LabelwiseError('POLICY_INVALID_SETTING', `unknown setting ${JSON.stringify(k)}`, {
+          source: { file: flags.settings, path: k },
+          hint: `known settings: ${SETTING_KEYS.join(', ')}`,
+        });
       }
       const ok =
         typeof v === 'string' ||
@@ -139,7 +137,7 @@ export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<Set
         throw new LabelwiseError(
           'POLICY_INVALID_SETTING',
           `setting ${k} must be ${k.endsWith('Networks') ? 'a list of CIDRs or a comma-separated string' : 'a string'}`,
-          { file: flags.settings, path: k },
+          { source: { file: flags.settings, path: k } },
         );
       (out as Record<string, unknown>)[k] = v;
     }
@@ -168,8 +166,10 @@ async function readStdin(): Promise<string> {
     throw new LabelwiseError(
       'POLICY_NO_FILES',
       '-f - reads objects from stdin, but stdin is a terminal',
-      { file: '<stdin>' },
-      'pipe a rendered stream into it: kustomize build overlay | labelwise policy lint -f -',
+      {
+        source: { file: '<stdin>' },
+        hint: 'pipe a rendered stream into it: kustomize build overlay | labelwise policy lint -f -',
+      },
     );
   }
   const chunks: Buffer[] = [];
@@ -181,7 +181,7 @@ async function readStdin(): Promise<string> {
       throw new LabelwiseError(
         'POLICY_FILE_TOO_LARGE',
         `stdin holds more than the limit of ${MAX_STDIN_BYTES} bytes`,
-        { file: '<stdin>' },
+        { source: { file: '<stdin>' } },
       );
     }
     chunks.push(buffer);
@@ -210,8 +210,10 @@ async function readInput(
     throw new LabelwiseError(
       'POLICY_NO_FILES',
       `both DIR (${JSON.stringify(dir)}) and -f ${JSON.stringify(flags.filename)} were given`,
-      { path: 'filename' },
-      'pass one input: a directory, a file, or -f - for stdin',
+      {
+        source: { path: 'filename' },
+        hint: 'pass one input: a directory, a file, or -f - for stdin',
+      },
     );
   }
   const source = dir ?? flags.filename;
@@ -219,19 +221,16 @@ async function readInput(
     throw new LabelwiseError(
       'POLICY_NO_FILES',
       'no input: pass DIR, or -f - to read a rendered stream from stdin',
-      { path: 'dir' },
-      'labelwise policy lint examples/homelab/policy',
+      { source: { path: 'dir' }, hint: 'labelwise policy lint examples/homelab/policy' },
     );
   }
   if (source === '-') return loadText(await readStdin(), '<stdin>');
   const loaded = await loadPolicyDir(resolve(io.cwd, source), { root: io.cwd });
   if (loaded.files.length === 0) {
-    throw new LabelwiseError(
-      'POLICY_NO_FILES',
-      `${source} holds no .yaml or .yml files`,
-      { file: source },
-      'pass the directory with your Servers, routes and policies',
-    );
+    throw new LabelwiseError('POLICY_NO_FILES', `${source} holds no .yaml or .yml files`, {
+      source: { file: source },
+      hint: 'pass the directory with your Servers, routes and policies',
+    });
   }
   return loaded;
 }

@@ -43,7 +43,7 @@ async function readExpectFile(path: string, io: CliIO): Promise<string> {
       throw new LabelwiseError(
         'POLICY_EXPECTATION_INVALID',
         `expectations file is larger than ${MAX_EXPECT_BYTES} bytes`,
-        { file: path },
+        { source: { file: path } },
       );
     return text;
   } catch (error) {
@@ -51,9 +51,7 @@ async function readExpectFile(path: string, io: CliIO): Promise<string> {
     throw new LabelwiseError(
       'POLICY_UNREADABLE',
       `cannot read expectations file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      { file: path },
-      undefined,
-      'unavailable',
+      { source: { file: path }, kind: 'unavailable' },
     );
   }
 }
@@ -64,12 +62,10 @@ export async function matrixCommand(
   io: CliIO,
 ): Promise<number> {
   if ((flags.explain === undefined) !== (flags.client === undefined))
-    throw new LabelwiseError(
-      'POLICY_MATRIX_UNKNOWN',
-      '--explain ROW and --client ID go together',
-      { path: flags.explain === undefined ? 'explain' : 'client' },
-      'row ids are in the --json output; clients are the column headers',
-    );
+    throw new LabelwiseError('POLICY_MATRIX_UNKNOWN', '--explain ROW and --client ID go together', {
+      source: { path: flags.explain === undefined ? 'explain' : 'client' },
+      hint: 'row ids are in the --json output; clients are the column headers',
+    });
   const { loaded, model } = await load(dir, flags, io);
   const matrix = computeMatrix(
     model,

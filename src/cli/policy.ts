@@ -65,7 +65,7 @@ function parseHeader(item: string): [string, string] {
     throw new LabelwiseError(
       'POLICY_INVALID_HEADER',
       `--header ${JSON.stringify(item)} must look like name:value`,
-      { path: 'header' },
+      { source: { path: 'header' } },
     );
   return [item.slice(0, colon).trim(), item.slice(colon + 1).trim()];
 }
@@ -96,7 +96,7 @@ async function authorizeCommand(
     throw new LabelwiseError(
       'POLICY_INVALID_PORT',
       `--port ${JSON.stringify(flags.port)} must be a number from 1 to 65535`,
-      { path: 'port' },
+      { source: { path: 'port' } },
     );
   const headers = flags.header.map(parseHeader);
   const { loaded, model } = await load(dir, flags, io);

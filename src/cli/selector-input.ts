@@ -41,7 +41,7 @@ function tooLarge(): LabelwiseError {
   return new LabelwiseError(
     'SELECTOR_INPUT_TOO_LARGE',
     `stdin holds more than the limit of ${MAX_INPUT_BYTES} bytes`,
-    { file: '<stdin>' },
+    { source: { file: '<stdin>' } },
   );
 }
 
@@ -51,8 +51,10 @@ async function readStdin(io: SelectorIO): Promise<string> {
     throw new LabelwiseError(
       'SELECTOR_STDIN_IS_TERMINAL',
       "'-' reads from stdin, but stdin is a terminal",
-      { file: '<stdin>' },
-      "pipe the input in: echo 'app=web' | labelwise selector parse -",
+      {
+        source: { file: '<stdin>' },
+        hint: "pipe the input in: echo 'app=web' | labelwise selector parse -",
+      },
     );
   }
   if (io.stdin !== undefined) {
@@ -85,9 +87,11 @@ function readFile(path: string, io: CliIO): string {
   throw new LabelwiseError(
     problem?.code ?? 'READ_UNREADABLE',
     problem?.message ?? 'cannot read the file',
-    { file: path },
-    problem?.hint,
-    problem?.code === 'READ_TOO_LARGE' ? 'input' : 'unavailable',
+    {
+      source: { file: path },
+      hint: problem?.hint,
+      kind: problem?.code === 'READ_TOO_LARGE' ? 'input' : 'unavailable',
+    },
   );
 }
 

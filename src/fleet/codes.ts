@@ -55,3 +55,9 @@ export const FLEET_CODES = {
 } as const;
 
 export type FleetCode = keyof typeof FLEET_CODES;
+
+declare module '../base/codes.js' {
+  interface CodeRegistry {
+    fleet: typeof FLEET_CODES;
+  }
+}

@@ -35,8 +35,7 @@ export function selectorOf(text: string, syntax: string | undefined): Selector {
       throw new LabelwiseError(
         'FLEET_INVALID_SELECTOR',
         `unknown --syntax ${JSON.stringify(syntax)}`,
-        {},
-        `use one of ${SYNTAXES.join(', ')}`,
+        { hint: `use one of ${SYNTAXES.join(', ')}` },
       );
     return parseSyntax(syntax as SyntaxName, text, { profile: 'datum' });
   }
@@ -60,8 +59,9 @@ export function selectorOf(text: string, syntax: string | undefined): Selector {
   throw new LabelwiseError(
     'FLEET_INVALID_SELECTOR',
     `--selector ${JSON.stringify(text)} is not a selector in any syntax${reason}`,
-    {},
-    "for example --selector 'role=web,site in (london)' or --syntax match with a match block",
+    {
+      hint: "for example --selector 'role=web,site in (london)' or --syntax match with a match block",
+    },
   );
 }
 

@@ -117,22 +117,17 @@ export function explainResource(
       throw new LabelwiseError(
         'FLEET_INVALID_RESOURCE',
         `${ref} is declared only by documents with errors, so it cannot be explained`,
-        {},
-        'run `labelwise fleet validate` to see them',
+        { hint: 'run `labelwise fleet validate` to see them' },
       );
     if (parseRef(ref) === undefined)
       throw new LabelwiseError(
         'FLEET_UNKNOWN_RESOURCE',
         `${JSON.stringify(ref)} is not a resource reference, so no layer declares it`,
-        {},
-        'references look like File[nginx-config]: the type, then the name in brackets',
+        { hint: 'references look like File[nginx-config]: the type, then the name in brackets' },
       );
-    throw new LabelwiseError(
-      'FLEET_UNKNOWN_RESOURCE',
-      `no layer declares ${ref}`,
-      {},
-      `\`labelwise fleet resolve REPO --host ${resolved.host}\` lists the host's resources`,
-    );
+    throw new LabelwiseError('FLEET_UNKNOWN_RESOURCE', `no layer declares ${ref}`, {
+      hint: `\`labelwise fleet resolve REPO --host ${resolved.host}\` lists the host's resources`,
+    });
   }
   const labels = labelsOf(prepared, resolved.host);
   return {

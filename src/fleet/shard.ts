@@ -22,8 +22,7 @@ export function parseShard(text: string): Shard {
     throw new LabelwiseError(
       'FLEET_INVALID_SHARD',
       `--shard must be I/N with 1 <= I <= N <= 65536, got ${JSON.stringify(text)}`,
-      {},
-      'for a 4-way split run --shard 1/4, --shard 2/4, --shard 3/4 and --shard 4/4',
+      { hint: 'for a 4-way split run --shard 1/4, --shard 2/4, --shard 3/4 and --shard 4/4' },
     );
   return { index, count };
 }

@@ -59,7 +59,7 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
     throw new LabelwiseError(
       'POLICY_INVALID_PORT',
       `port ${String(input.port)} must be an integer from 1 to 65535`,
-      { path: 'port' },
+      { source: { path: 'port' } },
     );
   }
   const question = input.path.indexOf('?');
@@ -67,8 +67,7 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
     throw new LabelwiseError(
       'POLICY_RELATIVE_PATH',
       `request path ${JSON.stringify(input.path)} must be absolute (start with /)`,
-      { path: 'path' },
-      'write it like /books/12 or /search?q=x',
+      { source: { path: 'path' }, hint: 'write it like /books/12 or /search?q=x' },
     );
   }
   const client = parseClient(input.clientIp, input.identity);
@@ -76,8 +75,7 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
     throw new LabelwiseError(
       'POLICY_INVALID_CLIENT_IP',
       `client IP ${JSON.stringify(input.clientIp)} is not an IPv4 or IPv6 address`,
-      { path: 'client-ip' },
-      'write it like 10.1.2.3 or fd00::1',
+      { source: { path: 'client-ip' }, hint: 'write it like 10.1.2.3 or fd00::1' },
     );
   }
   const request = makeRequest({

@@ -75,3 +75,9 @@ export const POLICY_CODES = {
 } as const;
 
 export type PolicyCode = keyof typeof POLICY_CODES;
+
+declare module '../base/codes.js' {
+  interface CodeRegistry {
+    policy: typeof POLICY_CODES;
+  }
+}

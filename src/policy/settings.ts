@@ -47,8 +47,7 @@ function cidrList(value: string | readonly string[], field: string): string[] {
       throw new LabelwiseError(
         'POLICY_INVALID_SETTING',
         `${field}: ${JSON.stringify(cidr)} is not a CIDR`,
-        { path: field },
-        'write networks like 10.0.0.0/8,fd00::/8',
+        { source: { path: field }, hint: 'write networks like 10.0.0.0/8,fd00::/8' },
       );
     }
   }
@@ -67,7 +66,7 @@ export function resolveSettings(input: SettingsInput = {}): ClusterSettings {
     throw new LabelwiseError(
       'POLICY_INVALID_SETTING',
       `default policy ${JSON.stringify(defaultPolicy)} is not one of ${DEFAULT_POLICIES.join(', ')}`,
-      { path: 'defaultPolicy' },
+      { source: { path: 'defaultPolicy' } },
     );
   }
   for (const field of ['identityDomain', 'controlPlaneNamespace'] as const) {
@@ -76,7 +75,7 @@ export function resolveSettings(input: SettingsInput = {}): ClusterSettings {
       throw new LabelwiseError(
         'POLICY_INVALID_SETTING',
         `${field} ${JSON.stringify(value)} must be a lowercase DNS name`,
-        { path: field },
+        { source: { path: field } },
       );
     }
   }

@@ -3,6 +3,7 @@
  * validated and normalised. Everything here is plain, immutable data; the compiler and the
  * authorizer read it and never the YAML.
  */
+import type { Code } from '../base/codes.js';
 import type { Diagnostic } from '../base/index.js';
 import type { Labels, Selector } from '../selector/index.js';
 import type { Pattern } from './pattern.js';
@@ -325,7 +326,7 @@ export interface RejectedObject {
   readonly namespace: string;
   readonly name: string;
   /** The code and place of its first problem. */
-  readonly code: string;
+  readonly code: Code;
   readonly at: Location;
 }
 

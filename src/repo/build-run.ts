@@ -66,8 +66,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
     throw new LabelwiseError(
       'BUILD_NOTHING_FOUND',
       `${escapeControl(options.name, true)} holds nothing to build${picked ? ' with --only/--skip as given' : ''}`,
-      {},
-      'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
+      {
+        hint: 'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
+      },
     );
   }
   // Walk every input folder once through the reader, so links leaving the repository and

@@ -31,3 +31,9 @@ export const SELECTOR_CODES = {
 } as const;
 
 export type SelectorCode = keyof typeof SELECTOR_CODES;
+
+declare module '../base/codes.js' {
+  interface CodeRegistry {
+    selector: typeof SELECTOR_CODES;
+  }
+}

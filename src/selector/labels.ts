@@ -211,19 +211,21 @@ export function validateLabels(
     const source = options.path === undefined ? { label: key } : { label: key, path: options.path };
     const keyErrors = keyProblems(key, profile);
     for (const message of keyErrors)
-      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_KEY', message, source));
+      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_KEY', message, { source }));
     if (keyErrors.length === 0 && profile === 'datum' && key.startsWith(DATUM_RESERVED_PREFIX)) {
       errors.push(
         new LabelwiseError(
           'SELECTOR_RESERVED_LABEL',
           `label ${quote(key)} uses the reserved prefix "datum/"`,
-          source,
-          'datum/ labels are set by Datum itself (datum/host is the Host name); rename the label',
+          {
+            source,
+            hint: 'datum/ labels are set by Datum itself (datum/host is the Host name); rename the label',
+          },
         ),
       );
     }
     for (const message of valueProblems(labels[key] as string, profile))
-      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_VALUE', message, source));
+      errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_VALUE', message, { source }));
   }
   return errors;
 }

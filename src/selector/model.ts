@@ -82,21 +82,21 @@ export function requirement(
     throw new LabelwiseError(
       'SELECTOR_INVALID_OPERATOR',
       `unknown operator ${quote(String(operator))}, expected one of In, NotIn, Exists, DoesNotExist`,
-      originSource(origin),
+      { source: originSource(origin) },
     );
   }
   if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
     throw new LabelwiseError(
       'SELECTOR_INVALID_REQUIREMENT',
       `operator ${operator} on key ${quote(key)} needs at least one value`,
-      originSource(origin),
+      { source: originSource(origin) },
     );
   }
   if ((operator === 'Exists' || operator === 'DoesNotExist') && values.length > 0) {
     throw new LabelwiseError(
       'SELECTOR_INVALID_REQUIREMENT',
       `operator ${operator} on key ${quote(key)} takes no values`,
-      originSource(origin),
+      { source: originSource(origin) },
     );
   }
   const sorted = sortStrings([...new Set(values)]);
@@ -131,7 +131,9 @@ export function validateSelector(selector: Selector, profile: ValidationProfile)
   const errors: LabelwiseError[] = [];
   for (const req of selector.requirements) {
     for (const problem of requirementProblems(req.key, req.values, profile)) {
-      errors.push(new LabelwiseError(problem.code, problem.message, problemSource(req, problem)));
+      errors.push(
+        new LabelwiseError(problem.code, problem.message, { source: problemSource(req, problem) }),
+      );
     }
   }
   return errors;

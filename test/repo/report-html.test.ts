@@ -61,7 +61,7 @@ const runs: StageRun[] = [
         {
           module: 'fleet',
           severity: 'error',
-          code: 'FLEET_TEST',
+          code: 'FLEET_INVALID_DOCUMENT',
           object: 'File[<script>alert(1)</script>]',
           file: 'fleet/hosts/web.yaml',
           line: 7,
@@ -82,7 +82,7 @@ const runs: StageRun[] = [
         {
           module: 'anchor',
           severity: 'warning',
-          code: 'ANCHOR_UNCLAIMED',
+          code: 'ANCHOR_UNCLAIMED_BACKEND',
           message: 'backend c is not claimed',
         },
       ],

@@ -3,6 +3,7 @@
  * enabled service, environment, labels, command and networks, each value with the file, line
  * and column it came from. Built from the merged tree by {@link serviceModel}. Pure.
  */
+import type { Code } from '../../base/codes.js';
 import { compareText } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { splitCommand } from './compose-text.js';
@@ -49,7 +50,7 @@ export interface ComposeProject {
 /** A problem reporter bound to a file position. */
 export type Report = (
   severity: Diagnostic['severity'],
-  code: string,
+  code: Code,
   message: string,
   where: Where,
   service?: string,

@@ -78,13 +78,9 @@ export function dockerClient(endpoint: DockerEndpoint, timeoutMs?: number): Dock
 /** Docker API errors are "could not run" errors for the caller: retried, never fatal by themselves. */
 function unavailable(what: string, error: unknown): LabelwiseError {
   const message = error instanceof Error ? error.message : String(error);
-  return new LabelwiseError(
-    'ANCHOR_DOCKER_UNAVAILABLE',
-    `${what}: ${message}`,
-    {},
-    undefined,
-    'unavailable',
-  );
+  return new LabelwiseError('ANCHOR_DOCKER_UNAVAILABLE', `${what}: ${message}`, {
+    kind: 'unavailable',
+  });
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -137,8 +133,9 @@ export class DockerDiscovery implements DiscoveryPort {
     throw new LabelwiseError(
       'ANCHOR_SELF_NOT_FOUND',
       `cannot find the anchor's own container (hostname ${quote(hostname())}, no container has this machine's MAC addresses)`,
-      {},
-      'run the anchor as a container attached to its networks, with the Docker socket mounted',
+      {
+        hint: 'run the anchor as a container attached to its networks, with the Docker socket mounted',
+      },
     );
   }
 

@@ -60,9 +60,10 @@ function missing(command: string, error: unknown): LabelwiseError {
   return new LabelwiseError(
     'ANCHOR_TOOL_MISSING',
     `cannot run ${command}: ${(error as Error).message}`,
-    {},
-    `install ${command === 'nft' ? 'nftables' : 'conntrack'} in the anchor image`,
-    'unavailable',
+    {
+      hint: `install ${command === 'nft' ? 'nftables' : 'conntrack'} in the anchor image`,
+      kind: 'unavailable',
+    },
   );
 }
 
@@ -84,9 +85,7 @@ export class NftCli implements KernelPort {
       throw new LabelwiseError(
         'ANCHOR_NFT_FAILED',
         `nft -f failed (exit ${result.code}): ${result.stderr.trim().slice(0, 2000)}`,
-        {},
-        undefined,
-        'unavailable',
+        { kind: 'unavailable' },
       );
     }
   }
@@ -136,9 +135,7 @@ export class NftCli implements KernelPort {
       throw new LabelwiseError(
         'ANCHOR_CONNTRACK_FAILED',
         `conntrack -D failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`,
-        {},
-        undefined,
-        'unavailable',
+        { kind: 'unavailable' },
       );
     }
     return count === null ? 0 : Number(count[1]);

@@ -30,21 +30,19 @@ async function ip(command: string, args: readonly string[]): Promise<string> {
   try {
     result = await runCommand(command, args);
   } catch (error) {
-    throw new LabelwiseError(
-      'ANCHOR_TOOL_MISSING',
-      `cannot run ip: ${(error as Error).message}`,
-      {},
-      'install iproute2 in the anchor image',
-      'unavailable',
-    );
+    throw new LabelwiseError('ANCHOR_TOOL_MISSING', `cannot run ip: ${(error as Error).message}`, {
+      hint: 'install iproute2 in the anchor image',
+      kind: 'unavailable',
+    });
   }
   if (result.code !== 0) {
     throw new LabelwiseError(
       'ANCHOR_ROUTE_FAILED',
       `ip ${args.join(' ')} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`,
-      {},
-      'the service-anchor needs NET_ADMIN and the gateway on a directly attached network',
-      'unavailable',
+      {
+        hint: 'the service-anchor needs NET_ADMIN and the gateway on a directly attached network',
+        kind: 'unavailable',
+      },
     );
   }
   return result.stdout;

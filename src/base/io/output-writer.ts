@@ -13,6 +13,7 @@
  * swap. Concurrent runs to one target are serialised by a lock file; stages and locks left by
  * processes that died are swept.
  */
+import type { Code } from '../codes.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import {
@@ -58,8 +59,8 @@ function sha256(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-function unavailable(code: string, message: string, hint?: string): LabelwiseError {
-  return new LabelwiseError(code, message, {}, hint, 'unavailable');
+function unavailable(code: Code, message: string, hint?: string): LabelwiseError {
+  return new LabelwiseError(code, message, { hint, kind: 'unavailable' });
 }
 
 function errnoText(error: unknown): string {
@@ -134,13 +135,10 @@ export async function checkOutputTarget(
   const shown = escapeControl(target, true);
   const abs = resolve(target);
   const refuse = (why: string, hint?: string): never => {
-    throw new LabelwiseError(
-      'OUT_REFUSED',
-      `refusing to write ${flag} ${shown}: ${why}`,
-      {},
+    throw new LabelwiseError('OUT_REFUSED', `refusing to write ${flag} ${shown}: ${why}`, {
       hint,
-      'unavailable',
-    );
+      kind: 'unavailable',
+    });
   };
   if (abs === '/' || abs === sep) refuse('it is the filesystem root');
   if (isSystemPath(abs)) refuse('it lies in a kernel file system (/proc, /sys or /dev)');
@@ -373,9 +371,7 @@ export async function writeOwnedDirectory(
         throw new LabelwiseError(
           'OUT_NOT_OURS',
           `refusing to replace ${shown}: it holds files labelwise did not write: ${listed}${more}`,
-          {},
-          'move them away, or choose a new or empty directory',
-          'unavailable',
+          { hint: 'move them away, or choose a new or empty directory', kind: 'unavailable' },
         );
       }
     }

@@ -11,6 +11,7 @@
  * Problems come back as diagnostics (a skipped link is a warning, an unreadable file an error);
  * only a repository root that cannot be read at all throws.
  */
+import type { Code } from '../codes.js';
 import {
   closeSync,
   constants,
@@ -110,30 +111,27 @@ export class RepoReader {
       throw new LabelwiseError(
         'READ_UNREADABLE',
         `cannot read ${escapeControl(root, true)}: ${errnoText(error)}`,
-        { file: root },
-        undefined,
-        'unavailable',
+        { source: { file: root }, kind: 'unavailable' },
       );
     }
     if (isSystemPath(real))
       throw new LabelwiseError(
         'READ_SYSTEM_PATH',
         `refusing to read ${escapeControl(root, true)}: it lies in ${real.split('/').slice(0, 2).join('/')}, which holds kernel and process state, not a repository`,
-        { file: root },
+        { source: { file: root } },
       );
     if (!statSync(real).isDirectory())
       throw new LabelwiseError(
         'READ_NOT_A_DIRECTORY',
         `${escapeControl(root, true)} is not a directory`,
-        { file: root },
-        'name the repository directory, not a file in it',
+        { source: { file: root }, hint: 'name the repository directory, not a file in it' },
       );
     return new RepoReader(real, options);
   }
 
   private note(
     severity: Diagnostic['severity'],
-    code: string,
+    code: Code,
     path: string,
     message: string,
     hint?: string,

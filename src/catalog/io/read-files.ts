@@ -23,9 +23,7 @@ function requireDir(reader: RepoReader, dir: string): void {
     throw new LabelwiseError(
       'CATALOG_UNREADABLE',
       `cannot read directory ${dir}: ${reader.exists(dir) ? 'not a readable directory' : 'no such directory'}`,
-      { file: dir },
-      undefined,
-      'unavailable',
+      { source: { file: dir }, kind: 'unavailable' },
     );
   }
 }

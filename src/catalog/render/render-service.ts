@@ -108,7 +108,7 @@ export function renderService(
         new LabelwiseError(
           'CATALOG_INVALID_OBJECT',
           `${plain.kind}/${plain.metadata.name} does not match its schema: ${error.message}`,
-          { file: service.file },
+          { source: { file: service.file } },
         ),
       );
     }

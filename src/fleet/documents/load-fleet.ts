@@ -8,6 +8,7 @@
  * 3. Every resource document belongs to the nearest Layer in its own directory or a parent.
  * 4. Order is deterministic: layers by precedence then file path; resources by type then name.
  */
+import type { Code } from '../../base/codes.js';
 import { createHash } from 'node:crypto';
 import { compareDiagnostics, compareText } from '../../base/index.js';
 import { compareStrings } from '../../selector/index.js';
@@ -182,7 +183,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   const report = (
     file: string,
     list: readonly {
-      code: string;
+      code: Code;
       line: number;
       message: string;
       severity?: 'error' | 'warning';

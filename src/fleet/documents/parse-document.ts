@@ -3,6 +3,7 @@
  * rules first (`datum`, `type`, `name`, no unknown top-level keys), then the rules of the type.
  * A document with any error is returned as undefined so it never reaches resolution half-read.
  */
+import type { Code } from '../../base/codes.js';
 import {
   fromMatchBlock,
   labelsFrom,
@@ -24,7 +25,7 @@ export const SCHEMA_VERSION = 'v1alpha1';
 
 /** A problem inside one document: its line and message (the file is added by the caller). */
 export interface DocProblem {
-  readonly code: string;
+  readonly code: Code;
   readonly line: number;
   readonly message: string;
   readonly severity?: 'error' | 'warning';
@@ -86,7 +87,7 @@ const HEADER = ['datum', 'type', 'name'];
 /** Reads one document. Never throws. */
 export function parseDocument(document: YamlDocument): ParseResult {
   const problems: DocProblem[] = [];
-  const fail = (line: number, message: string, code = 'FLEET_INVALID_DOCUMENT'): void => {
+  const fail = (line: number, message: string, code: Code = 'FLEET_INVALID_DOCUMENT'): void => {
     problems.push({ code, line, message });
   };
   const root = document.value;
@@ -168,7 +169,7 @@ function scalarOrShape(value: YamlValue): string {
   return value.kind === 'scalar' ? value.text : `<${value.kind}>`;
 }
 
-type Fail = (line: number, message: string, code?: string) => void;
+type Fail = (line: number, message: string, code?: Code) => void;
 
 /**
  * The usable `exclude` globs of a Fleet document, even when the document has other errors: a

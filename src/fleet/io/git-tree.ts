@@ -22,13 +22,9 @@ function git(cwd: string, args: readonly string[]): Promise<Buffer> {
           const code = (error as NodeJS.ErrnoException).code;
           if (code === 'ENOENT')
             reject(
-              new LabelwiseError(
-                'FLEET_GIT_UNAVAILABLE',
-                'git is not installed or not on PATH',
-                {},
-                undefined,
-                'unavailable',
-              ),
+              new LabelwiseError('FLEET_GIT_UNAVAILABLE', 'git is not installed or not on PATH', {
+                kind: 'unavailable',
+              }),
             );
           else
             reject(
@@ -52,12 +48,10 @@ async function locate(dir: string): Promise<{ top: string; prefix: string }> {
   const out = (
     await git(dir, ['rev-parse', '--show-toplevel', '--show-prefix']).catch((error: unknown) => {
       if (error instanceof LabelwiseError && /not a git repository/.test(error.message))
-        throw new LabelwiseError(
-          'FLEET_GIT_FAILED',
-          `${dir} is not inside a git repository`,
-          { file: dir },
-          '`fleet affected` compares git revisions of a fleet kept in git',
-        );
+        throw new LabelwiseError('FLEET_GIT_FAILED', `${dir} is not inside a git repository`, {
+          source: { file: dir },
+          hint: '`fleet affected` compares git revisions of a fleet kept in git',
+        });
       throw error;
     })
   )
@@ -90,8 +84,7 @@ export async function readFleetFilesAt(dir: string, revision: string): Promise<F
       throw new LabelwiseError(
         'FLEET_BAD_REVISION',
         `unknown revision ${JSON.stringify(revision)}`,
-        {},
-        'use a commit, branch or tag name, such as HEAD~1',
+        { hint: 'use a commit, branch or tag name, such as HEAD~1' },
       );
     })
   )
@@ -169,13 +162,9 @@ function catBlobs(cwd: string, shas: readonly string[]): Promise<Buffer[]> {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', () =>
       reject(
-        new LabelwiseError(
-          'FLEET_GIT_UNAVAILABLE',
-          'git is not installed or not on PATH',
-          {},
-          undefined,
-          'unavailable',
-        ),
+        new LabelwiseError('FLEET_GIT_UNAVAILABLE', 'git is not installed or not on PATH', {
+          kind: 'unavailable',
+        }),
       ),
     );
     child.on('close', (code) => {

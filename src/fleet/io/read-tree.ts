@@ -4,6 +4,7 @@
  * repository, never opens special files and bounds every file's size; what it skipped comes back
  * as the fleet's own codes (`FLEET_SYMLINK_SKIPPED`, `FLEET_FILE_TOO_LARGE`).
  */
+import type { Code } from '../../base/codes.js';
 import { LabelwiseError, RepoReader } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { MAX_FILE_BYTES, SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
@@ -44,16 +45,15 @@ export function openFleetReader(dir: string): RepoReader {
     return RepoReader.open(dir, { maxFileBytes: MAX_FILE_BYTES });
   } catch (error) {
     if (error instanceof LabelwiseError && RENAMED[error.code] !== undefined) {
-      const code = RENAMED[error.code] as string;
-      throw new LabelwiseError(
-        code,
-        error.message,
-        error.source,
-        code === 'FLEET_NOT_A_DIRECTORY'
-          ? 'name the fleet directory (the one holding the Fleet document), not a file in it'
-          : error.hint,
-        error.kind,
-      );
+      const code = RENAMED[error.code] as Code;
+      throw new LabelwiseError(code, error.message, {
+        source: error.source,
+        hint:
+          code === 'FLEET_NOT_A_DIRECTORY'
+            ? 'name the fleet directory (the one holding the Fleet document), not a file in it'
+            : error.hint,
+        kind: error.kind,
+      });
     }
     throw error;
   }

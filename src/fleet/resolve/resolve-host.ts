@@ -39,14 +39,15 @@ export function resolveHost(
       throw new LabelwiseError(
         'FLEET_INVALID_HOST',
         `Host ${JSON.stringify(hostName)} has errors and cannot be resolved`,
-        { file: broken.file, line: broken.line },
-        'run `labelwise fleet validate` to see them',
+        {
+          source: { file: broken.file, line: broken.line },
+          hint: 'run `labelwise fleet validate` to see them',
+        },
       );
     throw new LabelwiseError(
       'FLEET_UNKNOWN_HOST',
       `no Host document named ${JSON.stringify(hostName)} in this fleet`,
-      {},
-      'run `labelwise fleet validate` to list the hosts',
+      { hint: 'run `labelwise fleet validate` to list the hosts' },
     );
   }
   const withProvenance = options.provenance !== false;

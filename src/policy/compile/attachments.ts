@@ -3,6 +3,7 @@
  * routes from HttpRouteBindings (nested groups flattened), and every policy by target. Built
  * once per model; the per-(pod, port) compilation only looks things up.
  */
+import type { Code } from '../../base/codes.js';
 import { compareStrings, labelsFrom, matches } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import { parseTemplate } from '../path-template.js';
@@ -368,6 +369,6 @@ function push<V>(map: Map<string, V[]>, k: string, value: V): void {
   else list.push(value);
 }
 
-function problemAt(code: string, object: string, at: Location, message: string): PolicyProblem {
+function problemAt(code: Code, object: string, at: Location, message: string): PolicyProblem {
   return { severity: 'error', code, object, file: at.file, line: at.line, message };
 }

@@ -139,19 +139,17 @@ export class PolicyModel {
       throw new LabelwiseError(
         'POLICY_UNKNOWN_POD',
         `${describeRejected(rejected)} and was left out, so there is no pod ${namespace}/${name} to use`,
-        { path: 'pod' },
-        'fix the pod; labelwise policy lint lists its errors',
+        { source: { path: 'pod' }, hint: 'fix the pod; labelwise policy lint lists its errors' },
       );
     }
     const known = this.podList.map((p) => `${p.meta.namespace}/${p.meta.name}`);
-    throw new LabelwiseError(
-      'POLICY_UNKNOWN_POD',
-      `no pod ${namespace}/${name} in the input`,
-      { path: 'pod' },
-      known.length > 0
-        ? `known pods: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
-        : 'the directory holds no Pod objects',
-    );
+    throw new LabelwiseError('POLICY_UNKNOWN_POD', `no pod ${namespace}/${name} in the input`, {
+      source: { path: 'pod' },
+      hint:
+        known.length > 0
+          ? `known pods: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''}`
+          : 'the directory holds no Pod objects',
+    });
   }
 
   /** Servers of the pod's namespace that select the pod, in Linkerd's order (oldest, then name). */

@@ -33,13 +33,11 @@ export interface LoadedPolicy {
 const SKIP_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 function unreadable(shown: string, message: string): LabelwiseError {
-  return new LabelwiseError(
-    'POLICY_UNREADABLE',
-    `cannot read ${shown}: ${message}`,
-    { file: shown },
-    'pass a directory of Kubernetes YAML files',
-    'unavailable',
-  );
+  return new LabelwiseError('POLICY_UNREADABLE', `cannot read ${shown}: ${message}`, {
+    source: { file: shown },
+    hint: 'pass a directory of Kubernetes YAML files',
+    kind: 'unavailable',
+  });
 }
 
 /** Opens the repository reader for `target`, or throws `POLICY_UNREADABLE` (exit 3). */

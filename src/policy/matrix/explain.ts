@@ -10,26 +10,23 @@ export function matrixRow(matrix: PolicyMatrix, id: string): MatrixRow {
   const row = matrix.rows.find((r) => r.id === id);
   if (row !== undefined) return row;
   const known = matrix.rows.map((r) => r.id);
-  throw new LabelwiseError(
-    'POLICY_MATRIX_UNKNOWN',
-    `no matrix row ${JSON.stringify(id)}`,
-    { path: 'explain' },
-    known.length === 0
-      ? 'the matrix has no rows: the input holds no pods'
-      : `rows look like ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}`,
-  );
+  throw new LabelwiseError('POLICY_MATRIX_UNKNOWN', `no matrix row ${JSON.stringify(id)}`, {
+    source: { path: 'explain' },
+    hint:
+      known.length === 0
+        ? 'the matrix has no rows: the input holds no pods'
+        : `rows look like ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}`,
+  });
 }
 
 /** The cell of `row` for client `id`; throws `POLICY_MATRIX_UNKNOWN` listing the clients. */
 export function matrixCell(matrix: PolicyMatrix, row: MatrixRow, id: string): MatrixCell {
   const cell = Object.prototype.hasOwnProperty.call(row.cells, id) ? row.cells[id] : undefined;
   if (cell !== undefined) return cell;
-  throw new LabelwiseError(
-    'POLICY_MATRIX_UNKNOWN',
-    `no matrix client ${JSON.stringify(id)}`,
-    { path: 'client' },
-    `clients: ${matrix.clients.map((c) => c.id).join(', ')}`,
-  );
+  throw new LabelwiseError('POLICY_MATRIX_UNKNOWN', `no matrix client ${JSON.stringify(id)}`, {
+    source: { path: 'client' },
+    hint: `clients: ${matrix.clients.map((c) => c.id).join(', ')}`,
+  });
 }
 
 /** Decides the cell's witness request with the trace `authorize` prints. */

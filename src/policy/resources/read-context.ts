@@ -3,6 +3,7 @@
  * input: each wrong field becomes a problem with file, line and path, and the reader returns
  * undefined so the caller can carry on and report everything at once.
  */
+import type { Code } from '../../base/codes.js';
 import { compareStrings, labelsFrom } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import type { Location, ObjectMeta, PolicyProblem } from '../types.js';
@@ -31,7 +32,7 @@ export class ReadContext {
     return { file: this.doc.file, line: this.doc.lineOf(path), path: formatPath(path) };
   }
 
-  fail(path: Path, code: string, message: string, hint?: string): undefined {
+  fail(path: Path, code: Code, message: string, hint?: string): undefined {
     const problem: PolicyProblem = {
       severity: 'error',
       code,

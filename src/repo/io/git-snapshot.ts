@@ -32,9 +32,7 @@ function git(cwd: string, args: readonly string[]): { ok: boolean; out: string; 
       code === 'ENOENT'
         ? 'git is not installed or not on PATH'
         : `git could not run: ${code ?? result.error.message}`,
-      {},
-      'install git',
-      'unavailable',
+      { hint: 'install git', kind: 'unavailable' },
     );
   }
   return { ok: result.status === 0, out: result.stdout.trim(), err: result.stderr.trim() };
@@ -47,9 +45,10 @@ export function gitLocation(dir: string): { top: string; prefix: string } {
     throw new LabelwiseError(
       'DIFF_NOT_A_REPOSITORY',
       `${escapeControl(dir, true)} is not inside a git repository`,
-      {},
-      'labelwise diff compares git revisions; run it in a git checkout',
-      'unavailable',
+      {
+        hint: 'labelwise diff compares git revisions; run it in a git checkout',
+        kind: 'unavailable',
+      },
     );
   const prefix = relative(top.out, resolve(dir)).split('\\').join('/');
   return { top: top.out, prefix };
@@ -71,8 +70,7 @@ export function resolveRevision(top: string, revision: string): string {
     throw new LabelwiseError(
       'DIFF_BAD_REVISION',
       `${JSON.stringify(revision)} names no commit in ${escapeControl(top, true)}`,
-      {},
-      'give a branch, tag or commit (git log lists them)',
+      { hint: 'give a branch, tag or commit (git log lists them)' },
     );
   return found.out;
 }
@@ -116,9 +114,7 @@ export async function snapshot(top: string, prefix: string, commit: string): Pro
     throw new LabelwiseError(
       'DIFF_GIT_FAILED',
       `cannot read ${commit.slice(0, 12)} from git: ${(error as Error).message}`,
-      {},
-      undefined,
-      'unavailable',
+      { kind: 'unavailable' },
     );
   }
   return { dir: prefix === '' ? root : join(root, ...prefix.split('/')), commit, cleanup };

@@ -32,7 +32,7 @@ export function parseEqualityList(input: string): Selector {
       throw new LabelwiseError(
         'SELECTOR_EQUALITY_MISSING_EQUALS',
         `label selector entry ${quote(item)} missing '='`,
-        source,
+        { source },
       );
     }
     const key = item.slice(0, at).trim();
@@ -41,7 +41,7 @@ export function parseEqualityList(input: string): Selector {
       throw new LabelwiseError(
         'SELECTOR_EQUALITY_EMPTY_KEY',
         `label selector entry ${quote(item)} has empty key`,
-        source,
+        { source },
       );
     }
     const previous = seen.get(key);
@@ -50,7 +50,7 @@ export function parseEqualityList(input: string): Selector {
         throw new LabelwiseError(
           'SELECTOR_EQUALITY_CONFLICT',
           `label selector has duplicate key ${quote(key)} with conflicting values ${quote(previous)} and ${quote(value)}`,
-          source,
+          { source },
         );
       }
       continue;

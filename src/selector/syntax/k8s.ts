@@ -26,6 +26,7 @@
  * Errors keep apimachinery's "found …, expected …" wording (the end of input is `found ''`, as
  * there) and add a code and an offset.
  */
+import type { Code } from '../../base/codes.js';
 import { LabelwiseError } from '../../base/errors.js';
 import type { ValidationProfile } from '../labels.js';
 import { requirement, requirementProblems, selectorOf } from '../model.js';
@@ -83,9 +84,11 @@ class Parser {
     return token.kind === 'identifier' || token.kind === 'in' || token.kind === 'notin';
   }
 
-  fail(code: string, token: Token, expected: string): never {
+  fail(code: Code, token: Token, expected: string): never {
     throw new LabelwiseError(code, `found ${describe(token)}, expected: ${expected}`, {
-      offset: token.offset,
+      source: {
+        offset: token.offset,
+      },
     });
   }
 
@@ -155,8 +158,10 @@ class Parser {
         throw new LabelwiseError(
           'SELECTOR_UNSUPPORTED_OPERATOR',
           `found '${operatorToken.text}', numeric comparison is not supported: it has no LabelSelector form`,
-          { offset: operatorToken.offset },
-          'list the accepted values with "in (…)" instead',
+          {
+            source: { offset: operatorToken.offset },
+            hint: 'list the accepted values with "in (…)" instead',
+          },
         );
       default:
         this.fail('SELECTOR_EXPECTED_OPERATOR', operatorToken, 'in, notin, =, ==, !=');
@@ -189,7 +194,7 @@ class Parser {
       same.map((p) => (suffix === '' ? p.message : p.message.replace(suffix, ''))).join('; ') +
       suffix;
     const at = first.valueIndex === undefined ? keyToken : values[first.valueIndex];
-    throw new LabelwiseError(first.code, message, { offset: at?.offset ?? 0 });
+    throw new LabelwiseError(first.code, message, { source: { offset: at?.offset ?? 0 } });
   }
 
   parseExactValue(): ValueToken {
@@ -238,8 +243,10 @@ export function parseSelector(input: string, options: ParseOptions = {}): Select
     throw new LabelwiseError(
       'SELECTOR_NUL_BYTE',
       'found a NUL byte: Kubernetes ends the selector or splits a token there, so it would not mean what it says',
-      { offset: nul },
-      'remove the NUL byte; nothing after it would reach Kubernetes as written',
+      {
+        source: { offset: nul },
+        hint: 'remove the NUL byte; nothing after it would reach Kubernetes as written',
+      },
     );
   }
   const parser = new Parser(lex(input), options.profile ?? 'kubernetes');

@@ -18,24 +18,20 @@ export function parseLabelList(input: string): Labels {
     offset += item.length + 1;
     if (item.trim() === '') continue;
     if (at < 0)
-      throw new LabelwiseError(
-        'SELECTOR_INVALID_LABELS',
-        `label ${quote(item)} missing '='`,
+      throw new LabelwiseError('SELECTOR_INVALID_LABELS', `label ${quote(item)} missing '='`, {
         source,
-        'write key=value',
-      );
+        hint: 'write key=value',
+      });
     const key = item.slice(0, at);
     if (key === '')
-      throw new LabelwiseError(
-        'SELECTOR_INVALID_LABELS',
-        `label ${quote(item)} has an empty key`,
+      throw new LabelwiseError('SELECTOR_INVALID_LABELS', `label ${quote(item)} has an empty key`, {
         source,
-      );
+      });
     if (entries.has(key)) {
       throw new LabelwiseError(
         'SELECTOR_INVALID_LABELS',
         `label key ${quote(key)} is given twice`,
-        source,
+        { source },
       );
     }
     entries.set(key, item.slice(at + 1));
@@ -66,7 +62,7 @@ export function parseLabelJson(input: string): Labels {
       throw new LabelwiseError(
         'SELECTOR_INVALID_LABELS',
         `label ${quote(key)} must have a string value`,
-        { path: key },
+        { source: { path: key } },
       );
     }
     entries.push([key, value]);

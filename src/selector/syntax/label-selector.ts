@@ -88,7 +88,9 @@ export function fromLabelSelector(
   const profile = options.profile ?? 'kubernetes';
   const errors: LabelwiseError[] = [];
   const fail: Fail = (path, message) => {
-    errors.push(new LabelwiseError('SELECTOR_INVALID_LABEL_SELECTOR', message, { path }));
+    errors.push(
+      new LabelwiseError('SELECTOR_INVALID_LABEL_SELECTOR', message, { source: { path } }),
+    );
   };
   if (object === null || object === undefined) return result(NOTHING, errors);
   if (!isPlainObject(object)) {
@@ -212,7 +214,9 @@ function readExpression(
     )) {
       if (typeof key !== 'string' && problem.valueIndex === undefined) continue;
       const at = problem.valueIndex === undefined ? 'key' : `values[${problem.valueIndex}]`;
-      errors.push(new LabelwiseError(problem.code, problem.message, { path: join(path, at) }));
+      errors.push(
+        new LabelwiseError(problem.code, problem.message, { source: { path: join(path, at) } }),
+      );
       ok = false;
     }
   }

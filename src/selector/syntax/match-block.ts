@@ -72,7 +72,7 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
   const errors: LabelwiseError[] = [];
   const warnings: LabelwiseError[] = [];
   const fail = (path: string, message: string): void => {
-    errors.push(new LabelwiseError('SELECTOR_INVALID_MATCH', message, { path }));
+    errors.push(new LabelwiseError('SELECTOR_INVALID_MATCH', message, { source: { path } }));
   };
   if (block === null || block === undefined) return result(EVERYTHING, errors, warnings);
   if (!isPlainObject(block)) {
@@ -110,7 +110,7 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
                 form === 'oneOf'
                   ? `${form}.${key} is empty, so this matcher can never match`
                   : `${form}.${key} is empty, so this term always holds`,
-                { path: at },
+                { source: { path: at } },
               ),
             );
             if (form === 'oneOf') never = true;
