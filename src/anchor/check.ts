@@ -59,5 +59,3 @@ export { loadComposeProject } from './compose/load-project.js';
 export type { ComposeProject, ComposeService, Located } from './compose/compose-model.js';
 export { projectSnapshot } from './compose/compose-model.js';
 export { memoryFileSystem } from './compose/memory-files.js';
-export type { AnchorStageOptions, AnchorClaims } from './build-stage.js';
-export { buildAnchorStage } from './build-stage.js';

@@ -12,7 +12,7 @@ import {
   selectorOf,
 } from '../selector/index.js';
 import type { Selector } from '../selector/index.js';
-import { parseDuration } from './duration.js';
+import { parseGoDuration } from './duration.js';
 import type { Notice } from './model.js';
 import { parseLogLevel, selectMode } from './mode.js';
 import type { LogLevel } from './mode.js';
@@ -129,7 +129,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
   const sharedNetwork = get(env, 'ANCHORD_SHARED_NETWORK').trim() || undefined;
 
   const pollText = get(env, 'ANCHORD_POLL_INTERVAL').trim() || '30s';
-  const pollIntervalMs = parseDuration(pollText);
+  const pollIntervalMs = parseGoDuration(pollText);
   if (pollIntervalMs === undefined || pollIntervalMs <= 0) {
     fail(
       'ANCHORD_POLL_INTERVAL',

@@ -18,7 +18,7 @@ const PART = /(\d+(?:\.\d+)?|\.\d+)(ms|us|µs|ns|h|m|s)/y;
  * Parses a duration into milliseconds. Returns undefined for anything malformed (including the
  * empty string, signs, and a unit-less number with a fraction). Never throws.
  */
-export function parseDuration(text: string): number | undefined {
+export function parseGoDuration(text: string): number | undefined {
   const input = text.trim();
   if (/^\d+$/.test(input)) return Number(input) * 1000;
   if (input === '' || input.length > 64) return undefined;

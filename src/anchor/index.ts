@@ -36,8 +36,6 @@ export { loadServiceAnchorConfig, parseGatewayIps } from './service-anchor-confi
 export type { PortClaim, PortRequest } from './port-claims.js';
 export { claimPorts } from './port-claims.js';
 export type {
-  AnchorClaims,
-  AnchorStageOptions,
   CheckEntry,
   CheckOverlap,
   CheckReport,
@@ -50,8 +48,9 @@ export type {
   ComposeService,
   Located,
 } from './check.js';
+export type { AnchorClaims, AnchorStageOptions } from './stage.js';
+export { buildAnchorStage } from './stage.js';
 export {
-  buildAnchorStage,
   checkAnchors,
   checkComposeProject,
   checkReportJson,

@@ -3,8 +3,9 @@
  * deterministic (same snapshot, same entries in the same order, same notices), so it is tested
  * without Docker and the daemon only has to apply its result.
  */
+import { compareText } from '../base/index.js';
 import { LabelwiseError } from '../base/errors.js';
-import { compareStrings, compile } from '../selector/index.js';
+import { compile } from '../selector/index.js';
 import type { Selector } from '../selector/index.js';
 import { validGlobalIpv6, validIpv4 } from './addresses.js';
 import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from './expose.js';
@@ -74,8 +75,8 @@ interface Candidate {
 
 function byCreatedThenName(a: ContainerInfo, b: ContainerInfo): number {
   if (a.created !== b.created) return a.created - b.created;
-  const byName = compareStrings(a.name, b.name);
-  return byName !== 0 ? byName : compareStrings(a.id, b.id);
+  const byName = compareText(a.name, b.name);
+  return byName !== 0 ? byName : compareText(a.id, b.id);
 }
 
 /**
@@ -206,7 +207,7 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
       });
     }
   }
-  backends.sort((a, b) => compareStrings(a.container, b.container) || compareStrings(a.id, b.id));
+  backends.sort((a, b) => compareText(a.container, b.container) || compareText(a.id, b.id));
   return {
     sharedNetwork: choice.network,
     lockShared: choice.lock,

@@ -7,7 +7,7 @@ import ipaddr from 'ipaddr.js';
 import { LabelwiseError, quote } from '../base/errors.js';
 import { validGlobalIpv6, validIpv4 } from './addresses.js';
 import { parseListenAddress } from './config.js';
-import { parseDuration } from './duration.js';
+import { parseGoDuration } from './duration.js';
 import type { Notice } from './model.js';
 import { parseLogLevel } from './mode.js';
 import type { LogLevel } from './mode.js';
@@ -90,7 +90,7 @@ export function loadServiceAnchorConfig(env: Env): {
   const gatewayIps = parseGatewayIps(env.ANCHORD_GATEWAY_IP ?? '');
 
   const intervalText = (env.ANCHORD_GATEWAY_RESOLVE_INTERVAL ?? '').trim() || '5s';
-  const resolveIntervalMs = parseDuration(intervalText);
+  const resolveIntervalMs = parseGoDuration(intervalText);
   if (resolveIntervalMs === undefined || resolveIntervalMs <= 0) {
     fail(
       'ANCHORD_GATEWAY_RESOLVE_INTERVAL',

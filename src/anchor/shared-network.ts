@@ -6,8 +6,8 @@
  * networks minus the outside one) most listed backends are attached to, ties going to a name
  * containing `transit`, then to the alphabetically first.
  */
+import { compareText } from '../base/index.js';
 import { LabelwiseError, quote } from '../base/errors.js';
-import { compareStrings } from '../selector/index.js';
 
 export interface SharedNetworkInput {
   /** Names of the networks the anchor container is attached to. */
@@ -70,7 +70,7 @@ export function chooseSharedNetwork(input: SharedNetworkInput): SharedNetworkCho
     const byTransit =
       Number(b.toLowerCase().includes('transit')) - Number(a.toLowerCase().includes('transit'));
     if (byTransit !== 0) return byTransit;
-    return compareStrings(a, b);
+    return compareText(a, b);
   });
   const network = ranked[0] as string;
   const backends = counts.get(network) ?? 0;

@@ -6,7 +6,7 @@ import { Option } from 'commander';
 import { LabelwiseError } from '../base/errors.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
-import { paint, printJson, renderTable } from './output.js';
+import { paint, paintDiagnostic, printJson, renderTable } from './output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
 const RUN_HELP = `
@@ -84,7 +84,7 @@ async function check(
   // The static check's entry point: it never loads the daemon or the Docker client.
   const { checkComposeProject, checkReportJson } = await import('../anchor/check.js');
   const { openCheckInput } = await import('../anchor/io/compose-files.js');
-  const { countDiagnostics, escapeControl, formatDiagnostic } = await import('../base/index.js');
+  const { countDiagnostics, escapeControl } = await import('../base/index.js');
   const input = openCheckInput(files, io.cwd);
   for (const [i, file] of input.files.entries()) {
     if (input.reader.kind(file) === 'file') continue;
@@ -126,8 +126,7 @@ async function check(
   }
   if (report.diagnostics.length > 0) out += '\n';
   for (const d of report.diagnostics) {
-    const text = formatDiagnostic(d);
-    out += `${paint(io, d.severity === 'error' ? 'red' : 'yellow', text.split('\n')[0] as string)}${text.includes('\n') ? text.slice(text.indexOf('\n')) : ''}\n`;
+    out += `${paintDiagnostic(d, io)}\n`;
   }
   out += `\n${counts.errors} error(s), ${counts.warnings} warning(s)\n`;
   io.stdout(out);

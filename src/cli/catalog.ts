@@ -11,7 +11,6 @@ import {
   diagnosticFromError,
   diagnosticsJson,
   escapeControl,
-  formatDiagnostic,
   isWithin,
   sortDiagnostics,
   writeOwnedDirectory,
@@ -28,7 +27,7 @@ import {
 import type { CatalogInput } from '../catalog/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
-import { paint, printJson } from './output.js';
+import { paint, paintDiagnostic, printJson } from './output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
 const EXAMPLES = {
@@ -80,10 +79,7 @@ function appsLocation(
 
 function printDiagnostics(io: CliIO, list: readonly Diagnostic[]): void {
   for (const d of sortDiagnostics(list)) {
-    const colour = d.severity === 'error' ? 'red' : 'yellow';
-    io.stderr(
-      `${formatDiagnostic(d).replace(` ${d.severity} `, ` ${paint(io, colour, d.severity)} `)}\n`,
-    );
+    io.stderr(`${paintDiagnostic(d, io)}\n`);
   }
 }
 

@@ -4,11 +4,11 @@
  */
 import { resolve as resolvePath } from 'node:path';
 import { LabelwiseError, escapeControl } from '../base/index.js';
-import { SCHEMA_VERSION, formatProblem, loadFleetSource } from '../fleet/index.js';
+import { SCHEMA_VERSION, fleetDiagnostic, loadFleetSource } from '../fleet/index.js';
 import type { FleetSource, Shard } from '../fleet/index.js';
 import type { DesiredValue, Fleet, FleetProblem } from '../fleet/index.js';
 import type { CliIO } from './io.js';
-import { paint, renderTable } from './output.js';
+import { paintDiagnostic, renderTable } from './output.js';
 
 export interface JsonFlag {
   json?: boolean;
@@ -23,7 +23,7 @@ export function show(value: DesiredValue): string {
 }
 
 export function colourProblem(io: CliIO, p: FleetProblem & { hosts?: readonly string[] }): string {
-  return paint(io, p.severity === 'error' ? 'red' : 'yellow', formatProblem(p));
+  return paintDiagnostic(fleetDiagnostic(p), io);
 }
 
 /** Loads a fleet; a repository without exactly one Fleet document is an input error. */

@@ -1,3 +1,5 @@
+import { escapeControl, formatDiagnostic } from '../base/index.js';
+import type { Diagnostic } from '../base/index.js';
 import type { CliIO } from './io.js';
 
 /** Prints one JSON value on stdout: two-space indent, trailing newline. */
@@ -39,4 +41,23 @@ export function renderTable(rows: readonly (readonly string[])[]): string {
     )
     .join('\n')
     .concat('\n');
+}
+
+/**
+ * One diagnostic for the terminal: the one layout (`formatDiagnostic`) with the severity word
+ * coloured on a TTY, and its witness, when it has one, on a line of its own before the hint.
+ */
+export function paintDiagnostic(d: Diagnostic, io: CliIO): string {
+  let text = formatDiagnostic(d);
+  const word = d.severity;
+  const painted = paint(io, word === 'error' ? 'red' : 'yellow', word);
+  // Colour only the severity word, after escaping (the layout is `location: severity CODE`).
+  if (text.startsWith(`${word} `)) text = painted + text.slice(word.length);
+  else text = text.replace(`: ${word} ${d.code}`, `: ${painted} ${d.code}`);
+  if (d.witness !== undefined) {
+    const hint = text.indexOf('\n  hint: ');
+    const line = `\n  witness: ${escapeControl(JSON.stringify(d.witness), true)}`;
+    text = hint < 0 ? text + line : text.slice(0, hint) + line + text.slice(hint);
+  }
+  return text;
 }

@@ -23,7 +23,8 @@ import { EXIT } from './io.js';
 import { paint, printJson } from './output.js';
 import { load, settingsOptions } from './policy-input.js';
 import type { SettingsFlags } from './policy-input.js';
-import { formatProblem, printDecision, printMatrix } from './policy-output.js';
+import { paintDiagnostic } from './output.js';
+import { printDecision, printMatrix } from './policy-output.js';
 import { configureSubcommand } from './program.js';
 
 export interface MatrixFlags extends SettingsFlags {
@@ -124,10 +125,10 @@ export async function matrixCommand(
   if (results === undefined) {
     printMatrix(matrix, io);
     for (const d of diagnosticsJson(loaded.problems).diagnostics)
-      io.stderr(`${formatProblem(d, { ...io, isTTY: false })}\n`);
+      io.stderr(`${paintDiagnostic(d, { ...io, isTTY: false })}\n`);
     return EXIT.ok;
   }
-  for (const d of diagnosticsJson(checks).diagnostics) io.stdout(`${formatProblem(d, io)}\n`);
+  for (const d of diagnosticsJson(checks).diagnostics) io.stdout(`${paintDiagnostic(d, io)}\n`);
   const passed = results.filter((r) => r.ok).length;
   const summary = `${passed} of ${results.length} expectation(s) hold`;
   io.stdout(

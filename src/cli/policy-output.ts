@@ -1,34 +1,14 @@
 /**
- * Rendering for `labelwise policy`: diagnostics in the one layout (`formatDiagnostic`), decisions
+ * Rendering for `labelwise policy`: decisions
  * as a table and a trace, the matrix as a table. Every input-derived string is escaped before it
  * reaches the terminal: names, paths and trace lines come from files.
  */
-import { escapeControl, formatDiagnostic } from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
+import { escapeControl } from '../base/index.js';
 import type { Decision, PolicyMatrix } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { paint, renderTable } from './output.js';
 
 const safe = (text: string): string => escapeControl(text, true);
-
-/** One diagnostic in the shared layout, plus its witness on its own line. */
-export function formatProblem(p: Diagnostic, io: CliIO): string {
-  let text = formatDiagnostic(p);
-  // Colour only the severity word, after escaping (the layout starts with location and severity).
-  const word = p.severity === 'error' ? 'error' : 'warning';
-  text = text.replace(
-    ` ${word} ${p.code}`,
-    ` ${paint(io, p.severity === 'error' ? 'red' : 'yellow', word)} ${p.code}`,
-  );
-  if (text.startsWith(`${word} `))
-    text = `${paint(io, p.severity === 'error' ? 'red' : 'yellow', word)}${text.slice(word.length)}`;
-  if (p.witness !== undefined) {
-    const hint = text.indexOf('\n  hint: ');
-    const line = `\n  witness: ${safe(JSON.stringify(p.witness))}`;
-    text = hint < 0 ? text + line : text.slice(0, hint) + line + text.slice(hint);
-  }
-  return text;
-}
 
 /** The decision as a small table, then the trace as numbered steps. */
 export function printDecision(d: Decision, io: CliIO): void {

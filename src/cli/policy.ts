@@ -16,7 +16,8 @@ import { paint, printJson, renderTable } from './output.js';
 import { load, settingsOptions } from './policy-input.js';
 import type { SettingsFlags } from './policy-input.js';
 import { matrixCommand, registerMatrix } from './policy-matrix.js';
-import { formatProblem, printDecision } from './policy-output.js';
+import { paintDiagnostic } from './output.js';
+import { printDecision } from './policy-output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
 /**
@@ -29,7 +30,7 @@ export function reportLoadErrors(problems: readonly Diagnostic[], io: CliIO): vo
     `${problems.length} problem(s) in the input; the objects concerned are left out (run labelwise policy lint for all findings):\n`,
   );
   for (const p of diagnosticsJson(problems).diagnostics)
-    io.stderr(`  ${formatProblem(p, { ...io, isTTY: false }).replace(/\n/g, '\n  ')}\n`);
+    io.stderr(`  ${paintDiagnostic(p, { ...io, isTTY: false }).replace(/\n/g, '\n  ')}\n`);
 }
 
 interface AuthorizeFlags extends SettingsFlags {
@@ -194,7 +195,7 @@ async function lintCommand(
   if (flags.json) {
     printJson(io, body);
   } else {
-    for (const f of body.diagnostics) io.stdout(`${formatProblem(f, io)}\n`);
+    for (const f of body.diagnostics) io.stdout(`${paintDiagnostic(f, io)}\n`);
     const { errors, warnings } = countDiagnostics(body.diagnostics);
     const verdict =
       errors > 0

@@ -5,9 +5,8 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { LabelwiseError, escapeControl } from '../base/index.js';
+import { LabelwiseError, escapeControl, compareText } from '../base/index.js';
 import {
-  compareStrings,
   explain,
   formatKubernetes,
   formatSelector,
@@ -63,12 +62,12 @@ function read(input: Input, flags: SyntaxFlags, io: CliIO): Selector {
 /** Labels for JSON output, keys in code-point order. Prototype-free so `__proto__` stays a key. */
 function labelsJson(labels: Labels): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
-  for (const key of Object.keys(labels).sort(compareStrings)) out[key] = labels[key] as string;
+  for (const key of Object.keys(labels).sort(compareText)) out[key] = labels[key] as string;
   return out;
 }
 
 function showLabels(labels: Labels): string {
-  const keys = Object.keys(labels).sort(compareStrings);
+  const keys = Object.keys(labels).sort(compareText);
   // Witnesses repeat keys and values from the input: escaped, they cannot drive the terminal.
   return keys.length === 0
     ? '{} (no labels)'

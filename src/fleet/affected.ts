@@ -1,5 +1,5 @@
 /** `fleet affected`: which hosts' manifests differ between two resolutions of a fleet. */
-import { compareStrings } from '../selector/index.js';
+import { compareText } from '../base/index.js';
 
 export type HostChange =
   | {
@@ -26,7 +26,7 @@ export function compareDigests(
   before: Readonly<Record<string, string>>,
   after: Readonly<Record<string, string>>,
 ): AffectedReport {
-  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareStrings);
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort(compareText);
   const hosts: HostChange[] = names.map((host) => {
     const from = Object.prototype.hasOwnProperty.call(before, host) ? before[host] : undefined;
     const to = Object.prototype.hasOwnProperty.call(after, host) ? after[host] : undefined;

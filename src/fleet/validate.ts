@@ -3,8 +3,9 @@
  * hosts, and lint matchers with the selector algebra (a matcher that can never match; a layer
  * that matches no declared host).
  */
-import { formatDiagnostic } from '../base/index.js';
-import { LabelIndex, compareStrings, satisfiable } from '../selector/index.js';
+import { compareText } from '../base/index.js';
+import type { Diagnostic } from '../base/index.js';
+import { LabelIndex, satisfiable } from '../selector/index.js';
 import { compareProblems } from './documents/load-fleet.js';
 import type { Fleet, FleetProblem, HostManifest } from './model.js';
 import { hostLabels, prepareFleet } from './resolve/prepare.js';
@@ -59,7 +60,7 @@ export function lintMatchers(
 ): FleetProblem[] {
   const out: FleetProblem[] = [];
   // The layer may well be meant for a host whose document is broken: say it was not counted.
-  const broken = [...fleet.invalidHosts.keys()].sort(compareStrings);
+  const broken = [...fleet.invalidHosts.keys()].sort(compareText);
   const uncounted =
     broken.length === 0
       ? ''
@@ -124,7 +125,7 @@ export function validateFleet(
   }
   const resolution: GroupedProblem[] = [...groups.values()].map(({ problem, hosts }) => {
     const { host: _host, ...rest } = problem;
-    return { ...rest, hosts: hosts.sort(compareStrings) };
+    return { ...rest, hosts: hosts.sort(compareText) };
   });
   repository.sort(compareProblems);
   resolution.sort(compareProblems);
@@ -141,13 +142,12 @@ export function validateFleet(
 }
 
 /**
- * The one text layout (`file:line:col: severity CODE [object]: message`), with the hosts a
- * resolution problem affects after the message. Escaped: file names and values come from the
- * repository and must not repaint the terminal or forge a line of output.
+ * A fleet problem as a diagnostic in the one shape, with the hosts a resolution problem affects
+ * said after the message (print it with `formatDiagnostic`, which escapes every field).
  */
-export function formatProblem(
+export function fleetDiagnostic(
   problem: FleetProblem & { readonly hosts?: readonly string[] },
-): string {
+): Diagnostic {
   const hosts = problem.hosts ?? (problem.host === undefined ? [] : [problem.host]);
   const suffix =
     hosts.length === 0
@@ -156,5 +156,5 @@ export function formatProblem(
         ? ` (host ${hosts[0]})`
         : ` (affects ${hosts.length} hosts, first: ${hosts[0]})`;
   const { host: _host, hosts: _hosts, ...rest } = problem;
-  return formatDiagnostic({ ...rest, message: `${problem.message}${suffix}` });
+  return { ...rest, message: `${problem.message}${suffix}` };
 }

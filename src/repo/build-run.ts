@@ -10,9 +10,9 @@ import type { Diagnostic, ModuleName } from '../base/index.js';
 import { isSelected, readRepoConfig } from './config.js';
 import type { RepoConfig } from './config.js';
 import { detectParts } from './detect.js';
-import { buildReport } from './report.js';
+import { buildReport } from './build-report.js';
 import { hostPagePath } from './report/fleet.js';
-import type { BuildReport } from './report.js';
+import type { BuildReport } from './build-report.js';
 import { plannedStages, runStage } from './stages.js';
 import type { StageRun } from './stages.js';
 

@@ -2,7 +2,7 @@
 export { SELECTOR_CODES } from './codes.js';
 export type { SelectorCode } from './codes.js';
 export type { Labels, ValidationProfile } from './labels.js';
-export { labelsFrom, compareStrings, validateLabels, DATUM_HOST_LABEL } from './labels.js';
+export { labelsFrom, validateLabels, DATUM_HOST_LABEL } from './labels.js';
 export type {
   KubernetesSpelling,
   Operator,

@@ -1,4 +1,5 @@
 import { LabelwiseError, quote } from '../base/errors.js';
+import { compareText } from '../base/text.js';
 
 /**
  * A label set: string keys to string values, one value per key, `""` allowed. Label sets built
@@ -24,11 +25,11 @@ export function labelsFrom(
   return out;
 }
 
-/** Own string-valued keys of a label set, sorted with {@link compareStrings}. */
+/** Own string-valued keys of a label set, sorted with {@link compareText}. */
 export function labelKeys(labels: Labels): string[] {
   return Object.keys(labels)
     .filter((key) => typeof labels[key] === 'string')
-    .sort(compareStrings);
+    .sort(compareText);
 }
 
 /** The value of `key`, or undefined when absent (non-string properties, such as an ordinary object's inherited `constructor`, are absent). */
@@ -37,36 +38,17 @@ export function labelValue(labels: Labels, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/**
- * Orders strings by Unicode code point, which is the order of their UTF-8 bytes (what Go's
- * `sort.Strings` gives). Plain `<` compares UTF-16 units and would put U+FFFD before 😀.
- */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    // Surrogates (astral code points) sort after every BMP code unit.
-    if (ca >= 0xd800) ca = ca <= 0xdfff ? ca + 0x2000 : ca - 0x800;
-    if (cb >= 0xd800) cb = cb <= 0xdfff ? cb + 0x2000 : cb - 0x800;
-    return ca - cb;
-  }
-  return a.length - b.length;
-}
-
 /** Matches a UTF-16 unit whose order differs between code units and code points. */
 const ABOVE_SURROGATES = /[\ud800-\uffff]/;
 
 /**
- * Sorts `values` in place by code point ({@link compareStrings}) and returns it. Without
+ * Sorts `values` in place by code point ({@link compareText}) and returns it. Without
  * surrogates or units above them, code-unit order is code-point order, so the engine's native
  * sort (several times faster than a comparator) gives the same result.
  */
 export function sortStrings(values: string[]): string[] {
   for (const value of values) {
-    if (ABOVE_SURROGATES.test(value)) return values.sort(compareStrings);
+    if (ABOVE_SURROGATES.test(value)) return values.sort(compareText);
   }
   return values.sort();
 }

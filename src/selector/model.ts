@@ -1,6 +1,6 @@
+import { compareText } from '../base/index.js';
 import { LabelwiseError, quote } from '../base/errors.js';
 import {
-  compareStrings,
   sortStrings,
   keyProblems,
   valueProblems,
@@ -113,7 +113,7 @@ export function requirement(
  */
 export function selectorOf(requirements: readonly Requirement[]): Selector {
   if (requirements.length === 0) return EVERYTHING;
-  const sorted = [...requirements].sort((a, b) => compareStrings(a.key, b.key));
+  const sorted = [...requirements].sort((a, b) => compareText(a.key, b.key));
   return Object.freeze({ kind: 'requirements', requirements: Object.freeze(sorted) });
 }
 

@@ -4,7 +4,7 @@
  * strings cost several times more per element as they grow, which made the algebra's growth with
  * the number of values visibly worse than linear.
  */
-import { compareStrings } from './labels.js';
+import { compareText } from '../base/index.js';
 
 /** Values in both `a` and `b`. */
 export function intersectSorted(a: readonly string[], b: readonly string[]): string[] {
@@ -12,7 +12,7 @@ export function intersectSorted(a: readonly string[], b: readonly string[]): str
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const order = compareStrings(a[i] as string, b[j] as string);
+    const order = compareText(a[i] as string, b[j] as string);
     if (order === 0) {
       out.push(a[i] as string);
       i++;
@@ -28,7 +28,7 @@ export function subtractSorted(a: readonly string[], b: readonly string[]): stri
   const out: string[] = [];
   let j = 0;
   for (const value of a) {
-    while (j < b.length && compareStrings(b[j] as string, value) < 0) j++;
+    while (j < b.length && compareText(b[j] as string, value) < 0) j++;
     if (j < b.length && b[j] === value) continue;
     out.push(value);
   }
@@ -46,7 +46,7 @@ export function uniteSorted(a: readonly string[], b: readonly string[]): string[
     if (j >= b.length) out.push(a[i++] as string);
     else if (i >= a.length) out.push(b[j++] as string);
     else {
-      const order = compareStrings(a[i] as string, b[j] as string);
+      const order = compareText(a[i] as string, b[j] as string);
       if (order === 0) {
         out.push(a[i] as string);
         i++;
@@ -64,7 +64,7 @@ export function hasSorted(values: readonly string[], value: string): boolean {
   let high = values.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const order = compareStrings(values[middle] as string, value);
+    const order = compareText(values[middle] as string, value);
     if (order === 0) return true;
     if (order < 0) low = middle + 1;
     else high = middle - 1;

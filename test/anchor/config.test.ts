@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { LabelwiseError } from '../../src/base/errors.js';
 import { loadConfig } from '../../src/anchor/index.js';
 import { formatSelector } from '../../src/selector/index.js';
-import { parseDuration } from '../../src/anchor/duration.js';
+import { parseGoDuration } from '../../src/anchor/duration.js';
 import { resolveScope } from '../../src/anchor/config.js';
 
 function errorOf(env: Record<string, string>): LabelwiseError {
@@ -292,7 +292,7 @@ const durations: [string, number | undefined][] = [
   ['-1s', undefined],
 ];
 for (const [text, want] of durations) {
-  test(`duration ${JSON.stringify(text)}`, () => assert.equal(parseDuration(text), want));
+  test(`duration ${JSON.stringify(text)}`, () => assert.equal(parseGoDuration(text), want));
 }
 
 test('resolveScope: the scope alone, naming the variable it came from, as loadConfig uses it', () => {

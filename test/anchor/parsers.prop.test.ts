@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LabelwiseError } from '../../src/base/errors.js';
 import { loadConfig } from '../../src/anchor/index.js';
-import { parseDuration } from '../../src/anchor/duration.js';
+import { parseGoDuration } from '../../src/anchor/duration.js';
 
 const VARIABLES = [
   'ANCHORD_LABEL_SELECTOR',
@@ -53,7 +53,7 @@ test('property: loadConfig throws only LabelwiseError naming a variable, for any
   );
 });
 
-test('property: parseDuration never throws and gives positive finite milliseconds or undefined', () => {
+test('property: parseGoDuration never throws and gives positive finite milliseconds or undefined', () => {
   fc.assert(
     fc.property(
       fc.oneof(
@@ -61,7 +61,7 @@ test('property: parseDuration never throws and gives positive finite millisecond
         fc.stringMatching(/^(\d{1,4}(\.\d{1,3})?(h|m|s|ms|us|ns)){1,4}$/),
       ),
       (text) => {
-        const ms = parseDuration(text);
+        const ms = parseGoDuration(text);
         assert.ok(ms === undefined || (Number.isFinite(ms) && ms >= 0));
       },
     ),

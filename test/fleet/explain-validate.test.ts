@@ -2,9 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LabelwiseError } from '../../src/base/errors.js';
+import { formatDiagnostic } from '../../src/base/index.js';
 import {
   explainResource,
-  formatProblem,
+  fleetDiagnostic,
   prepareFleet,
   validateFleet,
 } from '../../src/fleet/index.js';
@@ -117,7 +118,7 @@ test('validate: identical problems are grouped across hosts', () => {
   assert.equal(grouped.length, 1);
   assert.deepEqual(grouped[0]?.hosts, ['web-001', 'web-002']);
   assert.equal(
-    formatProblem(grouped[0] as (typeof grouped)[number]),
+    formatDiagnostic(fleetDiagnostic(grouped[0] as (typeof grouped)[number])),
     'web/l.yaml:13: error FLEET_UNRESOLVED_REFERENCE [Service[nginx]]: Service[nginx] requires Package[nginx], which no layer applying to the host declares (affects 2 hosts, first: web-001)',
   );
   // The host layer's File[nginx-config] lost its path along with role-web's declaration.
@@ -233,7 +234,7 @@ test('validate: control characters in file names are printed escaped', () => {
   const report = validateFleet(
     fleetOf({ 'fleet.yaml': FLEET, 'evil\u001b[2J\nfake.yaml': 'a: [\n' }),
   );
-  const text = report.problems.map((p) => formatProblem(p));
+  const text = report.problems.map((p) => formatDiagnostic(fleetDiagnostic(p)));
   assert.equal(text.length, 1);
   assert.ok(text[0]?.startsWith('evil\\x1b[2J\\nfake.yaml:'), text[0]);
   assert.ok(![...(text[0] ?? '')].some((c) => c < ' '), text[0]);

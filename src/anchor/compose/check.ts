@@ -9,16 +9,9 @@
  * that label set as the witness.
  */
 import { LabelwiseError } from '../../base/errors.js';
-import { sortDiagnostics } from '../../base/index.js';
+import { compareText, sortDiagnostics } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import {
-  compareStrings,
-  compile,
-  formatSelector,
-  labelsFrom,
-  matches,
-  overlap,
-} from '../../selector/index.js';
+import { compile, formatSelector, labelsFrom, matches, overlap } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
 import { COMPOSE_PROJECT_LABEL, loadConfig, resolveScope } from '../config.js';
 import { EXPOSE_LABEL, EXPOSE_V6_LABEL, parseExpose, parseExposeV6 } from '../expose.js';
@@ -228,15 +221,15 @@ export function checkAnchors(
     }
     entries.sort((a, b) =>
       a.family !== b.family
-        ? compareStrings(a.family, b.family)
+        ? compareText(a.family, b.family)
         : a.proto !== b.proto
-          ? compareStrings(a.proto, b.proto)
+          ? compareText(a.proto, b.proto)
           : a.port - b.port,
     );
     checked.push({
       service: anchor.service.name,
       scope: formatSelector(anchor.scope),
-      backends: mine.map((b) => b.service.name).sort(compareStrings),
+      backends: mine.map((b) => b.service.name).sort(compareText),
       entries,
     });
   }
@@ -263,7 +256,7 @@ export function checkAnchors(
       }
       overlaps.push({ a: a.service.name, b: b.service.name, witness });
       const shown = Object.keys(witness)
-        .sort(compareStrings)
+        .sort(compareText)
         .map((k) => `${k}=${witness[k]}`)
         .join(',');
       const sharing = backends
@@ -301,7 +294,7 @@ export function checkAnchors(
 
   return {
     project: project.name,
-    anchors: checked.sort((x, y) => compareStrings(x.service, y.service)),
+    anchors: checked.sort((x, y) => compareText(x.service, y.service)),
     overlaps,
     diagnostics: sortDiagnostics(issues),
   };

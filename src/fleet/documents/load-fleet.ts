@@ -11,7 +11,7 @@
 import type { Code } from '../../base/codes.js';
 import { createHash } from 'node:crypto';
 import { compareDiagnostics, compareText } from '../../base/index.js';
-import { compareStrings } from '../../selector/index.js';
+
 import { RESOURCE_TYPES } from '../model.js';
 import type {
   Fleet,
@@ -127,7 +127,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
   const problems: FleetProblem[] = [];
   const candidates = files
     .filter((f) => isCandidate(f.path))
-    .sort((a, b) => compareStrings(a.path, b.path));
+    .sort((a, b) => compareText(a.path, b.path));
   const read = candidates.map((file) => ({
     path: file.path,
     yaml: readYaml(file.bytes, file.path),
@@ -378,14 +378,14 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       file,
       line: parsed.line,
       resources: resources.sort(
-        (a, b) => compareStrings(a.type, b.type) || compareStrings(a.name, b.name),
+        (a, b) => compareText(a.type, b.type) || compareText(a.name, b.name),
       ),
     }),
   );
   layers.sort(
-    (a, b) => a.precedence - b.precedence || compareStrings(a.file, b.file) || a.line - b.line,
+    (a, b) => a.precedence - b.precedence || compareText(a.file, b.file) || a.line - b.line,
   );
-  hosts.sort((a, b) => compareStrings(a.name, b.name));
+  hosts.sort((a, b) => compareText(a.name, b.name));
   problems.sort(compareProblems);
   let listed: Set<string> | undefined;
   if (options.paths !== undefined) {

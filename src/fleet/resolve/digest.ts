@@ -4,8 +4,9 @@
  * keys and text values (so quoting and `"1"` vs `1` do not count), edge lists sorted; no
  * provenance, so moving a resource between layers or reordering `requires` keeps the digest.
  */
+import { compareText } from '../../base/index.js';
 import { createHash } from 'node:crypto';
-import { compareStrings } from '../../selector/index.js';
+
 import type { DesiredMap, DesiredValue } from '../model.js';
 
 /** What the digest covers of one resource. */
@@ -22,7 +23,7 @@ function canonical(value: DesiredValue): unknown {
   if (typeof value === 'object' && value !== null) {
     const map = value as DesiredMap;
     return Object.keys(map)
-      .sort(compareStrings)
+      .sort(compareText)
       .map((key) => [key, canonical(map[key] as DesiredValue)]);
   }
   return String(value);
@@ -52,9 +53,9 @@ export function resourceFragment(r: DigestInput, contents?: ReadonlyMap<string, 
   return JSON.stringify([
     r.ref,
     canonical(meaning(r, contents)),
-    [...r.requires].sort(compareStrings),
-    [...r.restartOn].sort(compareStrings),
-    [...r.reloadOn].sort(compareStrings),
+    [...r.requires].sort(compareText),
+    [...r.restartOn].sort(compareText),
+    [...r.reloadOn].sort(compareText),
   ]);
 }
 
@@ -63,7 +64,7 @@ export function canonicalManifest(
   resources: readonly DigestInput[],
   contents?: ReadonlyMap<string, string>,
 ): string {
-  const sorted = [...resources].sort((a, b) => compareStrings(a.ref, b.ref));
+  const sorted = [...resources].sort((a, b) => compareText(a.ref, b.ref));
   return `[${sorted.map((r) => resourceFragment(r, contents)).join(',')}]`;
 }
 

@@ -3,7 +3,7 @@
  * self-dependencies, cycles (with their path), and a deterministic order: topological, ties
  * broken by reference string. `requires`, `restartOn` and `reloadOn` all order their target first.
  */
-import { compareStrings } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
 
 export interface GraphNode {
   readonly ref: string;
@@ -197,7 +197,7 @@ function components(
  * nodes are ignored (the caller reports them as unresolved). Never throws.
  */
 export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
-  const sorted = [...nodes].sort((a, b) => compareStrings(a.ref, b.ref));
+  const sorted = [...nodes].sort((a, b) => compareText(a.ref, b.ref));
   const rank = new Map<string, number>();
   sorted.forEach((node, i) => rank.set(node.ref, i));
   const selfLoops: string[] = [];
@@ -216,7 +216,7 @@ export function analyseGraph(nodes: readonly GraphNode[]): GraphResult {
   const refOf = (i: number): string => (sorted[i] as GraphNode).ref;
   return {
     order: result.order.map(refOf),
-    selfLoops: selfLoops.sort(compareStrings),
+    selfLoops: selfLoops.sort(compareText),
     cycles: result.cycles.map((cycle) => cycle.map(refOf)),
   };
 }

@@ -80,7 +80,7 @@ export function prepareFleet(fleet: Fleet): PreparedFleet {
     }
   const inBrokenLayers = new Set([...declaredBy.keys()].filter((ref) => !inValidLayers.has(ref)));
   // References are ASCII (types are letters, names are Datum names), so the default sort is
-  // code-point order, the order compareStrings gives.
+  // code-point order, the order compareText gives.
   const refRank = new Map([...declaredBy.keys()].sort().map((ref, i) => [ref, i]));
   const solo = fleet.layers.map((layer) =>
     layer.resources.filter((d) => declaredBy.get(d.ref) === 1 && !d.templated),

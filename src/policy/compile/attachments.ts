@@ -3,8 +3,9 @@
  * routes from HttpRouteBindings (nested groups flattened), and every policy by target. Built
  * once per model; the per-(pod, port) compilation only looks things up.
  */
+import { compareText } from '../../base/index.js';
 import type { Code } from '../../base/codes.js';
-import { compareStrings, labelsFrom, matches } from '../../selector/index.js';
+import { labelsFrom, matches } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import { parseTemplate } from '../path-template.js';
 import type { Template } from '../path-template.js';
@@ -17,6 +18,7 @@ import {
 } from '../resources/read-extension.js';
 import { compareRoutes } from '../routes/route-table.js';
 import { droppedObjectProblems } from './dropped-objects.js';
+import { key } from './object-key.js';
 import { Rejections, describeRejected, refInvalid } from './rejections.js';
 import type {
   HeaderRewritePolicy,
@@ -52,10 +54,6 @@ export interface ExtensionRoute {
   readonly methods: readonly string[];
   readonly labels: Labels;
   readonly at: Location;
-}
-
-export function key(namespace: string, name: string): string {
-  return `${namespace}/${name}`;
 }
 
 export class Attachments {
@@ -336,7 +334,7 @@ export class Attachments {
         [GROUP_LABEL]: group.meta.name,
       };
       const methods =
-        route.methods.length === 0 ? [undefined] : [...route.methods].sort(compareStrings);
+        route.methods.length === 0 ? [undefined] : [...route.methods].sort(compareText);
       for (const method of methods) {
         out.push({
           binding,

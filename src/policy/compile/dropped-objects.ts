@@ -6,7 +6,7 @@
  */
 import { objectName } from '../resources/read-context.js';
 import type { PolicyProblem, PolicyResources, Server } from '../types.js';
-import { key } from './attachments.js';
+import { key } from './object-key.js';
 import { chooseRateLimit } from './rate-limits.js';
 
 export function droppedObjectProblems(

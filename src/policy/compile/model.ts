@@ -4,8 +4,9 @@
  * send the pod's proxy (docs/policy.md, "How a request is decided"). Server-level work is shared by every pod a Server
  * selects; per-pod work is only the probe route.
  */
+import { compareText } from '../../base/index.js';
 import { LabelwiseError } from '../../base/errors.js';
-import { SelectorIndex, compareStrings, matches } from '../../selector/index.js';
+import { SelectorIndex, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
 import type { AppliedTimeout, CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
@@ -34,7 +35,8 @@ import { defaultGrpcRoute, defaultRoutes } from './default-routes.js';
 import { rateLimitFor } from './rate-limits.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 import { describeRejected } from './rejections.js';
-import { Attachments, key } from './attachments.js';
+import { Attachments } from './attachments.js';
+import { key } from './object-key.js';
 import type { ExtensionRoute } from './attachments.js';
 import { PolicyIndex } from './policy-index.js';
 import {
@@ -223,7 +225,7 @@ export class PolicyModel {
     const paths = pod.probes
       .filter((p) => this.resolvePort(pod, p.port) === port)
       .map((p) => p.path);
-    return [...new Set(paths)].sort(compareStrings);
+    return [...new Set(paths)].sort(compareText);
   }
 
   /**
@@ -349,7 +351,7 @@ export class PolicyModel {
     authorizations.push(
       ...this.policies.authorizations(server.meta.namespace, 'Namespace', server.meta.namespace),
     );
-    authorizations.sort((a, b) => compareStrings(a.name, b.name));
+    authorizations.sort((a, b) => compareText(a.name, b.name));
     authorizations.push(this.localhost);
     const ignored = [
       ...this.policies.ignored(server.meta.namespace, 'Server', server.meta.name),
@@ -502,11 +504,11 @@ export function serverOrder(a: Server, b: Server): number {
 /** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */
 function nonEmpty(list: IgnoredPolicy[]): { ignored?: IgnoredPolicy[] } {
   const unique = [...new Map(list.map((i) => [i.name, i])).values()].sort((a, b) =>
-    compareStrings(a.name, b.name),
+    compareText(a.name, b.name),
   );
   return unique.length === 0 ? {} : { ignored: unique };
 }
 
 function dedupe(list: Authorization[]): Authorization[] {
-  return [...new Set(list)].sort((a, b) => compareStrings(a.name, b.name));
+  return [...new Set(list)].sort((a, b) => compareText(a.name, b.name));
 }

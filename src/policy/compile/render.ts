@@ -1,5 +1,5 @@
 /** The compiled model as plain JSON (`labelwise policy compile --json`, `policy/compiled.json`). */
-import { compareStrings } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
 import type { Authorization } from './authorizations.js';
 import type { PolicyModel, PortPolicy } from './model.js';
 import type { CompiledRoute } from '../routes/route-table.js';
@@ -51,7 +51,7 @@ function renderRoute(route: CompiledRoute): Record<string, unknown> {
       ...(rule.timeout === undefined ? {} : { timeout: rule.timeout }),
     }));
   }
-  const labels = Object.keys(route.labels).sort(compareStrings);
+  const labels = Object.keys(route.labels).sort(compareText);
   if (labels.length > 0) out.labels = Object.fromEntries(labels.map((k) => [k, route.labels[k]]));
   out.authorizations = route.authorizations.map(renderAuthorization);
   if (route.ignored !== undefined)

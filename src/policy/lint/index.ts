@@ -1,5 +1,5 @@
 /** All lints over a compiled model, in a stable order. */
-import { compareStrings } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
 import type { PolicyModel } from '../compile/model.js';
 import type { PolicyProblem } from '../types.js';
 import {
@@ -50,10 +50,10 @@ export function sortProblems(problems: readonly PolicyProblem[]): PolicyProblem[
   }
   return out.sort(
     (a, b) =>
-      compareStrings(a.file ?? '', b.file ?? '') ||
+      compareText(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
-      compareStrings(a.code, b.code) ||
-      compareStrings(a.object ?? '', b.object ?? '') ||
-      compareStrings(a.message, b.message),
+      compareText(a.code, b.code) ||
+      compareText(a.object ?? '', b.object ?? '') ||
+      compareText(a.message, b.message),
   );
 }

@@ -2,14 +2,8 @@
  * Lints about routes: parents missing, conflicted or ignored; route-level policies that cannot
  * restrict anything; exclusive rewrite policies that collide. (Shadowed rules: shadowed-rules.ts.)
  */
-import {
-  compareStrings,
-  formatSelector,
-  matches,
-  overlap,
-  requirement,
-  selectorOf,
-} from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
+import { formatSelector, matches, overlap, requirement, selectorOf } from '../../selector/index.js';
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
@@ -205,7 +199,7 @@ export function lintRewriteCollisions(model: PolicyModel): PolicyProblem[] {
         const headers = Object.fromEntries(
           Object.keys(w)
             .filter((k) => k.startsWith(HEADER_PREFIX))
-            .sort(compareStrings)
+            .sort(compareText)
             .map((k) => [k.slice(HEADER_PREFIX.length), w[k] as string]),
         );
         const method =

@@ -3,7 +3,8 @@
  * target does not exist, Servers that can select the same pod and port (with a witness pod from
  * the selector algebra), and probes that will be refused because routes are attached.
  */
-import { compareStrings, formatSelector, matches, overlap } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
+import { formatSelector, matches, overlap } from '../../selector/index.js';
 import { authorize, parseClient } from '../authorize.js';
 import type { PolicyModel } from '../compile/model.js';
 import { serverOrder } from '../compile/model.js';
@@ -236,7 +237,7 @@ function overlapFinding(
     message: `Servers ${winner.meta.name} (${formatSelector(winner.podSelector) || 'every pod'}) and ${loser.meta.name} (${formatSelector(loser.podSelector) || 'every pod'}) can both select ${what}; ${winner.meta.name} wins as the ${winner.meta.created !== loser.meta.created ? 'older' : 'first by name'}, so ${loser.meta.name} is ignored there`,
     hint: 'make the pod selectors disjoint or merge the Servers',
     witness: {
-      pod: Object.fromEntries(Object.entries(witness).sort(([x], [y]) => compareStrings(x, y))),
+      pod: Object.fromEntries(Object.entries(witness).sort(([x], [y]) => compareText(x, y))),
     },
   };
 }

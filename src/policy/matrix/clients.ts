@@ -12,7 +12,8 @@
  * becomes a list of selectors over the same labels (an OR of ANDs), so whether it admits a whole
  * column is `subsumes` and whether it admits part of one is `overlap`.
  */
-import { compareStrings, requirement, selectorOf } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
+import { requirement, selectorOf } from '../../selector/index.js';
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
@@ -141,7 +142,7 @@ export function clientTerms(authz: Authorization, settings: ClusterSettings): Cl
   return {
     selectors: conjunctions.map((c) => selectorOf(c)),
     networks,
-    outside: [...new Set(outside)].sort(compareStrings),
+    outside: [...new Set(outside)].sort(compareText),
   };
 }
 
@@ -194,9 +195,9 @@ export function clientClasses(model: PolicyModel): ClientClass[] {
   }
   const out: ClientClass[] = [];
   const authenticated = is(AUTHENTICATED, 'true');
-  const sortedNamespaces = [...namespaces].sort(compareStrings);
+  const sortedNamespaces = [...namespaces].sort(compareText);
   for (const ns of sortedNamespaces) {
-    for (const sa of [...(accounts.get(ns) ?? [])].sort(compareStrings)) {
+    for (const sa of [...(accounts.get(ns) ?? [])].sort(compareText)) {
       out.push({
         id: `sa:${ns}/${sa}`,
         description: `ServiceAccount ${sa} of namespace ${ns}`,
@@ -207,7 +208,7 @@ export function clientClasses(model: PolicyModel): ClientClass[] {
     }
   }
   for (const ns of sortedNamespaces) {
-    const known = [...(accounts.get(ns) ?? [])].sort(compareStrings);
+    const known = [...(accounts.get(ns) ?? [])].sort(compareText);
     const others = known.length === 0 ? [] : [requirement(SERVICE_ACCOUNT, 'NotIn', known)];
     out.push({
       id: `ns:${ns}`,

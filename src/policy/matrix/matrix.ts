@@ -6,7 +6,8 @@
  * it (some addresses, some identities), `deny` when none admits any. Localhost is always admitted
  * and not shown. Each cell carries a witness request that `authorize` decides with its trace.
  */
-import { compareStrings, overlap, subsumes } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
+import { overlap, subsumes } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel, PortPolicy } from '../compile/model.js';
 import type { CompiledRoute } from '../routes/route-table.js';
@@ -199,21 +200,19 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
       protocol: source.policy.protocol,
       route: routeName,
       matches: source.route === undefined ? 'every connection' : describeMatches(source.route),
-      pods: [...source.pods].sort(compareStrings),
+      pods: [...source.pods].sort(compareText),
       authorizations: authorizations.map((a) => a.name),
-      alsoAdmits: [...new Set(authorizations.flatMap((a) => termsOf(a).outside))].sort(
-        compareStrings,
-      ),
+      alsoAdmits: [...new Set(authorizations.flatMap((a) => termsOf(a).outside))].sort(compareText),
       cells,
     });
   }
   rows.sort(
     (a, b) =>
-      compareStrings(a.namespace, b.namespace) ||
-      compareStrings(a.server, b.server) ||
+      compareText(a.namespace, b.namespace) ||
+      compareText(a.server, b.server) ||
       a.port - b.port ||
-      compareStrings(a.route, b.route) ||
-      compareStrings(a.pods[0] ?? '', b.pods[0] ?? ''),
+      compareText(a.route, b.route) ||
+      compareText(a.pods[0] ?? '', b.pods[0] ?? ''),
   );
   // Synthesised routes of pods with different probes share an id: tell them apart by pod.
   const counts = new Map<string, number>();

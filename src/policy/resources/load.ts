@@ -3,7 +3,7 @@
  * each object (every problem collected, with file, line and path), and sort the result so the
  * output never depends on file order.
  */
-import { compareStrings } from '../../selector/index.js';
+import { compareText } from '../../base/index.js';
 import type {
   ObjectMeta,
   PolicyProblem,
@@ -172,8 +172,8 @@ export function readResources(docs: readonly YamlDoc[]): {
     const ctx = new ReadContext(doc, `document ${doc.index + 1}`);
     if (!isRecord(doc.value)) {
       ctx.fail(
-        [],
         'POLICY_NOT_AN_OBJECT',
+        [],
         'a document must be a Kubernetes object (a mapping with apiVersion and kind)',
       );
       problems.push(...ctx.problems);
@@ -183,8 +183,8 @@ export function readResources(docs: readonly YamlDoc[]): {
     const apiVersion = ctx.string(['apiVersion']);
     if (kind === 'List' && apiVersion === 'v1') {
       ctx.fail(
-        ['items'],
         'POLICY_UNSUPPORTED_LIST',
+        ['items'],
         'kind List is not read; write one object per YAML document',
       );
       problems.push(...ctx.problems);
@@ -231,8 +231,8 @@ export function readResources(docs: readonly YamlDoc[]): {
     const first = seen.get(identity);
     if (first?.kept === true) {
       ctx.fail(
-        ['metadata', 'name'],
         'POLICY_DUPLICATE_OBJECT',
+        ['metadata', 'name'],
         `${ctx.object} is defined twice; the first definition (${first.at}) is used`,
       );
       problems.push(...ctx.problems);
@@ -317,17 +317,17 @@ export function readResources(docs: readonly YamlDoc[]): {
   }[][]) {
     list.sort(
       (a, b) =>
-        compareStrings(a.meta.namespace, b.meta.namespace) ||
-        compareStrings(a.meta.name, b.meta.name) ||
-        compareStrings(a.meta.kind, b.meta.kind) ||
-        compareStrings(a.meta.apiVersion, b.meta.apiVersion),
+        compareText(a.meta.namespace, b.meta.namespace) ||
+        compareText(a.meta.name, b.meta.name) ||
+        compareText(a.meta.kind, b.meta.kind) ||
+        compareText(a.meta.apiVersion, b.meta.apiVersion),
     );
   }
   rejected.sort(
     (a, b) =>
-      compareStrings(a.kind, b.kind) ||
-      compareStrings(a.namespace, b.namespace) ||
-      compareStrings(a.name, b.name),
+      compareText(a.kind, b.kind) ||
+      compareText(a.namespace, b.namespace) ||
+      compareText(a.name, b.name),
   );
   return { resources: { ...out, rejected }, problems };
 }

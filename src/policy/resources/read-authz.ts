@@ -62,15 +62,15 @@ function readRef(
   const groups = kind === undefined ? undefined : allowed[kind];
   if (kind === undefined || groups === undefined) {
     return ctx.fail(
-      [...path, 'kind'],
       'POLICY_UNSUPPORTED_REF',
+      [...path, 'kind'],
       `unsupported kind ${JSON.stringify(writtenKind)}, expected one of ${Object.keys(allowed).join(', ')}`,
     );
   }
   if (!groups.includes(group)) {
     return ctx.fail(
-      [...path, 'group'],
       'POLICY_UNSUPPORTED_REF',
+      [...path, 'group'],
       `${kind} belongs to group ${groups.map((g) => JSON.stringify(g)).join(' or ')}, found ${JSON.stringify(group)}`,
     );
   }
@@ -94,14 +94,14 @@ export function readAuthorizationPolicy(
   if (targetRef !== undefined) {
     if (targetRef.kind === 'Namespace' && targetRef.name !== meta.namespace) {
       ctx.fail(
-        ['spec', 'targetRef', 'name'],
         'POLICY_TARGET_OTHER_NAMESPACE',
+        ['spec', 'targetRef', 'name'],
         `an AuthorizationPolicy may only target its own namespace (${meta.namespace}), not ${targetRef.name}`,
       );
     } else if (targetRef.namespace !== undefined && targetRef.namespace !== meta.namespace) {
       ctx.fail(
-        ['spec', 'targetRef', 'namespace'],
         'POLICY_TARGET_OTHER_NAMESPACE',
+        ['spec', 'targetRef', 'namespace'],
         `targetRef must be in the policy's namespace (${meta.namespace}), not ${targetRef.namespace}`,
       );
     }
@@ -110,8 +110,8 @@ export function readAuthorizationPolicy(
   const list = ctx.list(['spec', 'requiredAuthenticationRefs']);
   if (list === undefined && !ctx.has(['spec', 'requiredAuthenticationRefs'])) {
     ctx.fail(
-      ['spec'],
       'POLICY_MISSING_FIELD',
+      ['spec'],
       'spec.requiredAuthenticationRefs is required',
       'use [] to authorize every client',
     );
@@ -124,8 +124,8 @@ export function readAuthorizationPolicy(
     seen.set(ref.kind, count);
     if (count > 1) {
       ctx.fail(
-        ['spec', 'requiredAuthenticationRefs', i],
         'POLICY_DUPLICATE_AUTHENTICATION',
+        ['spec', 'requiredAuthenticationRefs', i],
         `only a single ${ref.kind} may be set`,
         'all references must hold at once; list alternatives in separate AuthorizationPolicies',
       );
@@ -137,8 +137,8 @@ export function readAuthorizationPolicy(
       seen.has(other)
     ) {
       ctx.fail(
-        ['spec', 'requiredAuthenticationRefs', i],
         'POLICY_DUPLICATE_AUTHENTICATION',
+        ['spec', 'requiredAuthenticationRefs', i],
         'a MeshTLSAuthentication and a ServiceAccount may not be set together',
         "name the ServiceAccount in the MeshTLSAuthentication's identityRefs instead",
       );
@@ -154,7 +154,7 @@ function readIdentities(ctx: ReadContext, path: Path): string[] {
   const out: string[] = [];
   (ctx.strings(path) ?? []).forEach((identity, i) => {
     const problem = identityProblem(identity);
-    if (problem !== undefined) ctx.fail([...path, i], 'POLICY_INVALID_IDENTITY', problem);
+    if (problem !== undefined) ctx.fail('POLICY_INVALID_IDENTITY', [...path, i], problem);
     else out.push(identity);
   });
   return out;
@@ -168,14 +168,14 @@ export function readMeshTLSAuthentication(
   const hasRefs = ctx.get(['spec', 'identityRefs']) !== undefined;
   if (hasIdentities && hasRefs)
     ctx.fail(
-      ['spec'],
       'POLICY_INVALID_AUTHENTICATION',
+      ['spec'],
       'identities and identityRefs cannot both be set',
     );
   if (!hasIdentities && !hasRefs)
     ctx.fail(
-      ['spec'],
       'POLICY_INVALID_AUTHENTICATION',
+      ['spec'],
       'one of identities or identityRefs must be set',
       'use identities: ["*"] to accept every authenticated client',
     );
@@ -193,16 +193,16 @@ export function readMeshTLSAuthentication(
             'ServiceAccount' | 'Namespace' | undefined);
     if (writtenKind !== undefined && kind === undefined) {
       ctx.fail(
-        [...base, 'kind'],
         'POLICY_UNSUPPORTED_REF',
+        [...base, 'kind'],
         `identityRefs kind must be ServiceAccount or Namespace, found ${JSON.stringify(writtenKind)}`,
       );
       return;
     }
     if (kind === 'Namespace' && namespace !== undefined) {
       ctx.fail(
-        [...base, 'namespace'],
         'POLICY_UNSUPPORTED_REF',
+        [...base, 'namespace'],
         'a Namespace identityRef is cluster-scoped and cannot have a namespace',
       );
       return;
@@ -226,7 +226,7 @@ export function readNetworks(
   const list = ctx.list(path, { required });
   if (list === undefined) return undefined;
   if (list.length === 0 && required)
-    ctx.fail(path, 'POLICY_INVALID_AUTHENTICATION', 'networks must not be empty');
+    ctx.fail('POLICY_INVALID_AUTHENTICATION', path, 'networks must not be empty');
   const out: NetworkSpec[] = [];
   list.forEach((_, i) => {
     const cidr = ctx.string([...path, i, 'cidr'], { required: true });
@@ -236,8 +236,8 @@ export function readNetworks(
     const problems = networkProblems(spec);
     for (const problem of problems) {
       ctx.fail(
-        problem.field === 'cidr' ? [...path, i, 'cidr'] : [...path, i, 'except', problem.field],
         'POLICY_INVALID_NETWORK',
+        problem.field === 'cidr' ? [...path, i, 'cidr'] : [...path, i, 'except', problem.field],
         problem.message,
       );
     }
@@ -263,8 +263,8 @@ export function readServerAuthorization(
   const hasSelector = ctx.get(['spec', 'server', 'selector']) !== undefined;
   if ((serverName === undefined) === !hasSelector) {
     ctx.fail(
-      ['spec', 'server'],
       'POLICY_INVALID_SERVER_REF',
+      ['spec', 'server'],
       'spec.server needs exactly one of name or selector',
     );
   }
@@ -275,7 +275,7 @@ export function readServerAuthorization(
       path: 'spec.server.selector',
     });
     for (const error of errors)
-      ctx.fail(['spec', 'server', 'selector'], 'POLICY_INVALID_SELECTOR', error.message);
+      ctx.fail('POLICY_INVALID_SELECTOR', ['spec', 'server', 'selector'], error.message);
     if (selector !== undefined) server = { selector };
   }
   ctx.record(['spec', 'client'], { required: true });
@@ -284,8 +284,8 @@ export function readServerAuthorization(
   const mesh = ctx.record(['spec', 'client', 'meshTLS']);
   if (unauthenticated && mesh !== undefined) {
     ctx.fail(
-      ['spec', 'client'],
       'POLICY_INVALID_CLIENT',
+      ['spec', 'client'],
       'client.unauthenticated and client.meshTLS cannot both be set',
     );
   }
@@ -313,16 +313,16 @@ export function readServerAuthorization(
       // The ServerAuthorization CRD's pattern admits DNS-like identities only.
       if (identity.startsWith('spiffe://'))
         ctx.fail(
-          [...base, 'identities', i],
           'POLICY_INVALID_IDENTITY',
+          [...base, 'identities', i],
           `${JSON.stringify(identity)}: a ServerAuthorization's meshTLS.identities are DNS-like names, not SPIFFE IDs`,
           'use a MeshTLSAuthentication with an AuthorizationPolicy for SPIFFE IDs',
         );
     });
     if (unauthenticatedTLS && identities.length + serviceAccounts.length > 0)
       ctx.fail(
-        [...base, 'unauthenticatedTLS'],
         'POLICY_INVALID_CLIENT',
+        [...base, 'unauthenticatedTLS'],
         'unauthenticatedTLS must be false when identities or serviceAccounts are set',
       );
     if (!unauthenticatedTLS && identities.length + serviceAccounts.length === 0)

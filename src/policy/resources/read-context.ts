@@ -3,8 +3,9 @@
  * input: each wrong field becomes a problem with file, line and path, and the reader returns
  * undefined so the caller can carry on and report everything at once.
  */
+import { compareText } from '../../base/index.js';
 import type { Code } from '../../base/codes.js';
-import { compareStrings, labelsFrom } from '../../selector/index.js';
+import { labelsFrom } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import type { Location, ObjectMeta, PolicyProblem } from '../types.js';
 import type { YamlDoc } from './yaml-docs.js';
@@ -32,7 +33,7 @@ export class ReadContext {
     return { file: this.doc.file, line: this.doc.lineOf(path), path: formatPath(path) };
   }
 
-  fail(path: Path, code: Code, message: string, hint?: string): undefined {
+  fail(code: Code, path: Path, message: string, hint?: string): undefined {
     const problem: PolicyProblem = {
       severity: 'error',
       code,
@@ -77,18 +78,18 @@ export class ReadContext {
     const value = this.get(path);
     if (value === undefined || value === null) {
       if (options.required)
-        this.fail(path, 'POLICY_MISSING_FIELD', `${formatPath(path)} is required`);
+        this.fail('POLICY_MISSING_FIELD', path, `${formatPath(path)} is required`);
       return undefined;
     }
     if (typeof value !== 'string') {
       return this.fail(
-        path,
         'POLICY_INVALID_FIELD',
+        path,
         `${formatPath(path)} must be a string, found ${describe(value)}`,
       );
     }
     if (options.nonEmpty && value === '')
-      return this.fail(path, 'POLICY_INVALID_FIELD', `${formatPath(path)} must not be empty`);
+      return this.fail('POLICY_INVALID_FIELD', path, `${formatPath(path)} must not be empty`);
     return value;
   }
 
@@ -97,8 +98,8 @@ export class ReadContext {
     if (value === undefined || value === null) return undefined;
     if (typeof value !== 'boolean')
       return this.fail(
-        path,
         'POLICY_INVALID_FIELD',
+        path,
         `${formatPath(path)} must be true or false, found ${describe(value)}`,
       );
     return value;
@@ -108,13 +109,13 @@ export class ReadContext {
     const value = this.get(path);
     if (value === undefined || value === null) {
       if (options.required)
-        this.fail(path, 'POLICY_MISSING_FIELD', `${formatPath(path)} is required`);
+        this.fail('POLICY_MISSING_FIELD', path, `${formatPath(path)} is required`);
       return undefined;
     }
     if (!Array.isArray(value))
       return this.fail(
-        path,
         'POLICY_INVALID_FIELD',
+        path,
         `${formatPath(path)} must be a list, found ${describe(value)}`,
       );
     return value;
@@ -124,13 +125,13 @@ export class ReadContext {
     const value = this.get(path);
     if (value === undefined || value === null) {
       if (options.required)
-        this.fail(path, 'POLICY_MISSING_FIELD', `${formatPath(path)} is required`);
+        this.fail('POLICY_MISSING_FIELD', path, `${formatPath(path)} is required`);
       return undefined;
     }
     if (!isRecord(value))
       return this.fail(
-        path,
         'POLICY_INVALID_FIELD',
+        path,
         `${formatPath(path)} must be a mapping, found ${describe(value)}`,
       );
     return value;
@@ -153,12 +154,12 @@ export class ReadContext {
     const record = this.record(path);
     const entries: [string, string][] = [];
     if (record !== undefined) {
-      for (const key of Object.keys(record).sort(compareStrings)) {
+      for (const key of Object.keys(record).sort(compareText)) {
         const value = record[key];
         if (typeof value !== 'string') {
           this.fail(
-            [...path, key],
             'POLICY_INVALID_FIELD',
+            [...path, key],
             `${formatPath([...path, key])} must be a string, found ${describe(value)}`,
             // YAML reads `8080`, `true` and `1.0` as a number or boolean; Kubernetes wants text.
             typeof value === 'number' || typeof value === 'boolean'

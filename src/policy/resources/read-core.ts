@@ -32,8 +32,8 @@ export function readMeta(
   const name = ctx.string(['metadata', 'name'], { required: true, nonEmpty: true });
   if (name !== undefined && (name.length > 253 || !DNS_SUBDOMAIN.test(name))) {
     ctx.fail(
-      ['metadata', 'name'],
       'POLICY_INVALID_NAME',
+      ['metadata', 'name'],
       `name ${JSON.stringify(name)} must be a lowercase DNS subdomain`,
     );
   }
@@ -43,8 +43,8 @@ export function readMeta(
   const labels = ctx.stringMap(['metadata', 'labels']);
   for (const error of validateLabels(labels, 'kubernetes')) {
     ctx.fail(
-      ['metadata', 'labels', error.source.label ?? ''],
       'POLICY_INVALID_LABEL',
+      ['metadata', 'labels', error.source.label ?? ''],
       error.message,
     );
   }
@@ -57,8 +57,8 @@ export function readMeta(
       : NaN;
     if (Number.isNaN(time)) {
       ctx.fail(
-        ['metadata', 'creationTimestamp'],
         'POLICY_INVALID_FIELD',
+        ['metadata', 'creationTimestamp'],
         `creationTimestamp ${JSON.stringify(stamp)} is not an RFC 3339 time`,
         'write it like 2024-05-01T10:00:00Z',
       );
@@ -94,14 +94,14 @@ export function readPort(
 ): number | string | undefined {
   const value = ctx.get(path);
   if (value === undefined || value === null) {
-    if (required) ctx.fail(path, 'POLICY_MISSING_FIELD', `${formatPath(path)} is required`);
+    if (required) ctx.fail('POLICY_MISSING_FIELD', path, `${formatPath(path)} is required`);
     return undefined;
   }
   if (typeof value === 'number') {
     if (!Number.isInteger(value) || value < 1 || value > 65535) {
       return ctx.fail(
-        path,
         'POLICY_INVALID_PORT',
+        path,
         `port ${value} must be an integer from 1 to 65535`,
       );
     }
@@ -110,22 +110,22 @@ export function readPort(
   if (typeof value === 'string') {
     if (/^\d+$/.test(value)) {
       return ctx.fail(
-        path,
         'POLICY_INVALID_PORT',
+        path,
         `port ${JSON.stringify(value)} is a quoted number`,
         'write the port without quotes',
       );
     }
     if (value.length > 15 || !PORT_NAME.test(value)) {
       return ctx.fail(
-        path,
         'POLICY_INVALID_PORT',
+        path,
         `port name ${JSON.stringify(value)} must be at most 15 lowercase letters, digits or '-', with a letter`,
       );
     }
     return value;
   }
-  return ctx.fail(path, 'POLICY_INVALID_PORT', `port must be a number or a port name`);
+  return ctx.fail('POLICY_INVALID_PORT', path, `port must be a number or a port name`);
 }
 
 const PROBES = [
@@ -148,8 +148,8 @@ export function readPod(ctx: ReadContext, meta: ObjectMeta, base: Path = ['spec'
     (ctx.list([...base, field]) ?? []).forEach((container, c) => {
       if (!isRecord(container))
         return void ctx.fail(
-          [...base, field, c],
           'POLICY_INVALID_FIELD',
+          [...base, field, c],
           'a container must be a mapping',
         );
       const containerName = ctx.string([...base, field, c, 'name']) ?? `#${c}`;
@@ -159,8 +159,8 @@ export function readPod(ctx: ReadContext, meta: ObjectMeta, base: Path = ['spec'
         const port = readPort(ctx, [...at, 'containerPort'], true);
         if (typeof port === 'string')
           return void ctx.fail(
-            [...at, 'containerPort'],
             'POLICY_INVALID_PORT',
+            [...at, 'containerPort'],
             'containerPort must be a number',
           );
         const name = ctx.string([...at, 'name']);
@@ -206,7 +206,7 @@ export function readExternalWorkload(ctx: ReadContext, meta: ObjectMeta): Pod {
     const at = ['spec', 'ports', p];
     const port = readPort(ctx, [...at, 'port'], true);
     if (typeof port === 'string')
-      return void ctx.fail([...at, 'port'], 'POLICY_INVALID_PORT', 'port must be a number');
+      return void ctx.fail('POLICY_INVALID_PORT', [...at, 'port'], 'port must be a number');
     const name = ctx.string([...at, 'name']);
     const protocol = ctx.string([...at, 'protocol']) ?? 'TCP';
     if (port === undefined) return;
@@ -220,21 +220,21 @@ export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefin
   const hasExternal = ctx.has(['spec', 'externalWorkloadSelector']);
   if (hasPods && hasExternal) {
     ctx.fail(
-      ['spec', 'externalWorkloadSelector'],
       'POLICY_INVALID_SELECTOR',
+      ['spec', 'externalWorkloadSelector'],
       'podSelector and externalWorkloadSelector cannot both be set',
       'write one Server for the pods and another for the external workloads',
     );
   } else if (hasExternal && !meta.apiVersion.endsWith('/v1beta3')) {
     ctx.fail(
-      ['spec', 'externalWorkloadSelector'],
       'POLICY_INVALID_SELECTOR',
+      ['spec', 'externalWorkloadSelector'],
       `externalWorkloadSelector needs policy.linkerd.io/v1beta3, found ${meta.apiVersion}`,
     );
   } else if (!hasPods && !hasExternal) {
     ctx.fail(
-      ['spec'],
       'POLICY_MISSING_FIELD',
+      ['spec'],
       'spec.podSelector is required',
       'use podSelector: {} to select every pod of the namespace',
     );
@@ -247,22 +247,22 @@ export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefin
     const path = (error.source.path ?? 'spec.podSelector')
       .split(/\.|(?=\[)/)
       .map((p) => (p.startsWith('[') ? Number(p.slice(1, -1)) : p));
-    ctx.fail(path, 'POLICY_INVALID_SELECTOR', error.message);
+    ctx.fail('POLICY_INVALID_SELECTOR', path, error.message);
   }
   const port = readPort(ctx, ['spec', 'port'], true);
   const protocol = ctx.string(['spec', 'proxyProtocol']) ?? 'unknown';
   if (!(PROXY_PROTOCOLS as readonly string[]).includes(protocol)) {
     ctx.fail(
-      ['spec', 'proxyProtocol'],
       'POLICY_INVALID_PROTOCOL',
+      ['spec', 'proxyProtocol'],
       `unknown proxyProtocol ${JSON.stringify(protocol)}, expected one of ${PROXY_PROTOCOLS.join(', ')}`,
     );
   }
   const accessPolicy = ctx.string(['spec', 'accessPolicy']) ?? 'deny';
   if (!(DEFAULT_POLICIES as readonly string[]).includes(accessPolicy)) {
     ctx.fail(
-      ['spec', 'accessPolicy'],
       'POLICY_INVALID_ACCESS_POLICY',
+      ['spec', 'accessPolicy'],
       `unknown accessPolicy ${JSON.stringify(accessPolicy)}, expected one of ${DEFAULT_POLICIES.join(', ')}`,
     );
   }

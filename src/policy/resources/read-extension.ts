@@ -23,7 +23,7 @@ import type {
   TimeoutPolicy,
 } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
-import { parseDuration } from './read-routes.js';
+import { parseGatewayDuration } from './read-routes.js';
 
 /** Route labels derived by the model; users may not set them. */
 export const METHOD_LABEL = 'http.linkerd.io/method';
@@ -55,16 +55,16 @@ export function readRouteGroup(ctx: ReadContext, meta: ObjectMeta): HttpRouteGro
     methods.forEach((method, m) => {
       if (!METHODS.includes(method))
         ctx.fail(
-          [...base, 'methods', m],
           'POLICY_INVALID_MATCH',
+          [...base, 'methods', m],
           `unknown method ${JSON.stringify(method)}`,
         );
     });
     const labels = ctx.stringMap([...base, 'labels']);
     for (const error of validateLabels(labels, 'kubernetes')) {
       ctx.fail(
-        [...base, 'labels', error.source.label ?? ''],
         'POLICY_INVALID_LABEL',
+        [...base, 'labels', error.source.label ?? ''],
         error.message,
       );
     }
@@ -77,20 +77,20 @@ export function readRouteGroup(ctx: ReadContext, meta: ObjectMeta): HttpRouteGro
         key === GROUP_LABEL
       ) {
         ctx.fail(
-          [...base, 'labels', key],
           'POLICY_RESERVED_LABEL',
+          [...base, 'labels', key],
           `label ${JSON.stringify(key)} is derived from the route and cannot be set`,
         );
       }
     }
     if ((path === undefined) === (ref === undefined)) {
-      ctx.fail(base, 'POLICY_INVALID_ROUTE', 'a route needs exactly one of path or routeGroupRef');
+      ctx.fail('POLICY_INVALID_ROUTE', base, 'a route needs exactly one of path or routeGroupRef');
       return;
     }
     if (path !== undefined) {
       const template = parseTemplate(path);
       if ('error' in template) {
-        ctx.fail([...base, 'path'], 'POLICY_INVALID_TEMPLATE', template.error);
+        ctx.fail('POLICY_INVALID_TEMPLATE', [...base, 'path'], template.error);
         return;
       }
       for (const method of methods.length === 0 ? ['*'] : methods) {
@@ -101,8 +101,8 @@ export function readRouteGroup(ctx: ReadContext, meta: ObjectMeta): HttpRouteGro
           .find((v) => v !== undefined);
         if (clash !== undefined) {
           ctx.fail(
-            [...base, 'path'],
             'POLICY_TEMPLATE_CONFLICT',
+            [...base, 'path'],
             `${method === '*' ? 'any method' : method} ${path} conflicts with ${clash} in the same group`,
             'two routes of one group may not share a method and a path shape',
           );
@@ -130,8 +130,8 @@ function readServerTarget(ctx: ReadContext): string | undefined {
   const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
   if (kind !== undefined && kind !== 'Server') {
     return ctx.fail(
-      ['spec', 'targetRef', 'kind'],
       'POLICY_UNSUPPORTED_REF',
+      ['spec', 'targetRef', 'kind'],
       `targetRef must be a Server, found ${JSON.stringify(kind)}`,
     );
   }
@@ -152,14 +152,14 @@ export function readRouteBinding(ctx: ReadContext, meta: ObjectMeta): HttpRouteB
 export function readRouteClass(ctx: ReadContext, meta: ObjectMeta): HttpRouteClass | undefined {
   const server = readServerTarget(ctx);
   if (!ctx.has(['spec', 'routeSelector']))
-    ctx.fail(['spec'], 'POLICY_MISSING_FIELD', 'spec.routeSelector is required');
+    ctx.fail('POLICY_MISSING_FIELD', ['spec'], 'spec.routeSelector is required');
   // Route labels hold paths and templates, which are not Kubernetes label values: no profile.
   const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'routeSelector']), {
     path: 'spec.routeSelector',
     profile: 'none',
   });
   for (const error of errors)
-    ctx.fail(['spec', 'routeSelector'], 'POLICY_INVALID_SELECTOR', error.message);
+    ctx.fail('POLICY_INVALID_SELECTOR', ['spec', 'routeSelector'], error.message);
   if (server === undefined || selector === undefined || ctx.problems.length > 0) return undefined;
   return { meta, server, routeSelector: selector };
 }
@@ -170,8 +170,8 @@ function readTarget(ctx: ReadContext): PolicyTarget | undefined {
   if (kind === undefined || name === undefined) return undefined;
   if (!(TARGET_KINDS as readonly string[]).includes(kind)) {
     return ctx.fail(
-      ['spec', 'targetRef', 'kind'],
       'POLICY_UNSUPPORTED_REF',
+      ['spec', 'targetRef', 'kind'],
       `targetRef kind must be one of ${TARGET_KINDS.join(', ')}, found ${JSON.stringify(kind)}`,
     );
   }
@@ -181,11 +181,11 @@ function readTarget(ctx: ReadContext): PolicyTarget | undefined {
 export function readTimeoutPolicy(ctx: ReadContext, meta: ObjectMeta): TimeoutPolicy | undefined {
   const target = readTarget(ctx);
   const timeout = ctx.string(['spec', 'timeout'], { required: true });
-  const ms = timeout === undefined ? undefined : parseDuration(timeout);
+  const ms = timeout === undefined ? undefined : parseGatewayDuration(timeout);
   if (timeout !== undefined && ms === undefined) {
     ctx.fail(
-      ['spec', 'timeout'],
       'POLICY_INVALID_DURATION',
+      ['spec', 'timeout'],
       `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
     );
   }
@@ -214,7 +214,7 @@ function readRewriteMatch(ctx: ReadContext, path: Path): Requirement[] {
       );
     } catch (error) {
       if (!(error instanceof LabelwiseError)) throw error;
-      ctx.fail([...base, 'op'], 'POLICY_INVALID_SELECTOR', error.message);
+      ctx.fail('POLICY_INVALID_SELECTOR', [...base, 'op'], error.message);
     }
   });
   return out;
@@ -233,7 +233,7 @@ export function readHeaderRewritePolicy(
     const lowered: Record<string, string> = Object.create(null);
     for (const [k, v] of Object.entries(set)) lowered[k.toLowerCase()] = v;
     if (Object.keys(lowered).length === 0 && clear.length === 0) {
-      ctx.fail(base, 'POLICY_INVALID_REWRITE', 'a rewrite rule needs set or clear');
+      ctx.fail('POLICY_INVALID_REWRITE', base, 'a rewrite rule needs set or clear');
     }
     rules.push({
       set: lowered,

@@ -12,22 +12,22 @@ function readRate(ctx: ReadContext, path: Path): number | undefined {
   if (value === undefined || value === null) {
     if (ctx.get(path) !== undefined)
       ctx.fail(
-        [...path, 'requestsPerSecond'],
         'POLICY_MISSING_FIELD',
+        [...path, 'requestsPerSecond'],
         'requestsPerSecond is required',
       );
     return undefined;
   }
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 4294967295)
     return ctx.fail(
-      [...path, 'requestsPerSecond'],
       'POLICY_INVALID_RATE_LIMIT',
+      [...path, 'requestsPerSecond'],
       'requestsPerSecond must be a whole number',
     );
   if (value === 0)
     return ctx.fail(
-      [...path, 'requestsPerSecond'],
       'POLICY_INVALID_RATE_LIMIT',
+      [...path, 'requestsPerSecond'],
       `${path.join('.').replace(/^spec\./, '')}.requestsPerSecond must be greater than 0`,
     );
   return value;
@@ -43,16 +43,16 @@ export function readRateLimitPolicy(
   const server = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
   if (kind !== undefined && (!sameName(kind, 'Server') || !sameName(group, 'policy.linkerd.io')))
     ctx.fail(
-      ['spec', 'targetRef', 'kind'],
       'POLICY_UNSUPPORTED_REF',
+      ['spec', 'targetRef', 'kind'],
       `invalid targetRef kind: ${group}/${kind}; an HTTPLocalRateLimitPolicy targets a Server`,
     );
   const total = readRate(ctx, ['spec', 'total']);
   const identity = readRate(ctx, ['spec', 'identity']);
   if (total !== undefined && identity !== undefined && identity > total)
     ctx.fail(
-      ['spec', 'identity', 'requestsPerSecond'],
       'POLICY_INVALID_RATE_LIMIT',
+      ['spec', 'identity', 'requestsPerSecond'],
       'identity.requestsPerSecond must be less than or equal to total.requestsPerSecond',
     );
   const overrides: RateLimitPolicy['overrides'][number][] = [];
@@ -61,8 +61,8 @@ export function readRateLimitPolicy(
     const rate = readRate(ctx, base);
     if (rate !== undefined && total !== undefined && rate > total)
       ctx.fail(
-        [...base, 'requestsPerSecond'],
         'POLICY_INVALID_RATE_LIMIT',
+        [...base, 'requestsPerSecond'],
         'override.requestsPerSecond must be less than or equal to total.requestsPerSecond',
       );
     const clients: ServiceAccountRef[] = [];
@@ -76,8 +76,8 @@ export function readRateLimitPolicy(
         (!sameName(refKind, 'ServiceAccount') || !['', 'core'].includes(refGroup.toLowerCase()))
       ) {
         ctx.fail(
-          [...ref, 'kind'],
           'POLICY_UNSUPPORTED_REF',
+          [...ref, 'kind'],
           'overrides.clientRefs must target a ServiceAccount',
         );
         return;

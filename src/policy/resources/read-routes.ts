@@ -26,8 +26,8 @@ export function compileRegex(ctx: ReadContext, path: Path, source: string): Patt
   const pattern = compilePattern(source);
   if ('error' in pattern) {
     return ctx.fail(
-      path,
       'POLICY_INVALID_REGEX',
+      path,
       `invalid regular expression ${JSON.stringify(source)}: ${pattern.error}`,
     );
   }
@@ -112,8 +112,8 @@ function readValueMatches(ctx: ReadContext, path: Path, lower: boolean): ValueMa
     const value = ctx.string([...base, 'value'], { required: true });
     if (rawName !== undefined && lower && !HEADER_NAME.test(rawName)) {
       ctx.fail(
-        [...base, 'name'],
         'POLICY_INVALID_MATCH',
+        [...base, 'name'],
         `${JSON.stringify(rawName)} is not a valid header name`,
       );
       return;
@@ -126,8 +126,8 @@ function readValueMatches(ctx: ReadContext, path: Path, lower: boolean): ValueMa
       if (regex !== undefined) out.push({ name, type, value, regex });
     } else
       ctx.fail(
-        [...base, 'type'],
         'POLICY_INVALID_MATCH',
+        [...base, 'type'],
         `unknown match type ${JSON.stringify(type)}, expected Exact or RegularExpression`,
       );
   });
@@ -141,8 +141,8 @@ function readPathMatch(ctx: ReadContext, path: Path): PathMatch | undefined {
   if (type === 'Exact' || type === 'PathPrefix') {
     if (!value.startsWith('/')) {
       return ctx.fail(
-        [...path, 'value'],
         'POLICY_RELATIVE_PATH',
+        [...path, 'value'],
         `path ${JSON.stringify(value)} must be absolute (start with /)`,
       );
     }
@@ -153,8 +153,8 @@ function readPathMatch(ctx: ReadContext, path: Path): PathMatch | undefined {
     return regex === undefined ? undefined : { type, value, regex };
   }
   return ctx.fail(
-    [...path, 'type'],
     'POLICY_INVALID_MATCH',
+    [...path, 'type'],
     `unknown path match type ${JSON.stringify(type)}, expected Exact, PathPrefix or RegularExpression`,
   );
 }
@@ -166,8 +166,8 @@ function readHttpMatch(ctx: ReadContext, base: Path): RouteMatchSpec | undefined
   const method = ctx.string([...base, 'method']);
   if (method !== undefined && !METHODS.includes(method)) {
     ctx.fail(
-      [...base, 'method'],
       'POLICY_INVALID_MATCH',
+      [...base, 'method'],
       `unknown method ${JSON.stringify(method)}, expected one of ${METHODS.join(', ')}`,
     );
     return undefined;
@@ -190,16 +190,16 @@ function readGrpcMatch(ctx: ReadContext, base: Path): RouteMatchSpec | undefined
   const type = ctx.string([...base, 'method', 'type']) ?? 'Exact';
   if (type !== 'Exact') {
     ctx.fail(
-      [...base, 'method', 'type'],
       'POLICY_INVALID_MATCH',
+      [...base, 'method', 'type'],
       `unsupported GRPCRoute method match type ${JSON.stringify(type)}; Linkerd supports Exact only`,
     );
     return undefined;
   }
   if (hasMethod && service === undefined && method === undefined) {
     ctx.fail(
-      [...base, 'method'],
       'POLICY_INVALID_MATCH',
+      [...base, 'method'],
       'a gRPC method match needs service, method or both',
     );
     return undefined;
@@ -226,7 +226,7 @@ interface ReadFilters {
 function readRedirect(ctx: ReadContext, r: Path): RouteFilter | undefined {
   const status = ctx.get([...r, 'statusCode']) ?? 302; // the CRDs' default
   if (status !== 301 && status !== 302) {
-    ctx.fail([...r, 'statusCode'], 'POLICY_INVALID_FILTER', 'statusCode must be 301 or 302');
+    ctx.fail('POLICY_INVALID_FILTER', [...r, 'statusCode'], 'statusCode must be 301 or 302');
     return undefined;
   }
   const scheme = ctx.string([...r, 'scheme']);
@@ -240,16 +240,16 @@ function readRedirect(ctx: ReadContext, r: Path): RouteFilter | undefined {
     const field = full !== undefined ? 'replaceFullPath' : 'replacePrefixMatch';
     if (written === undefined) {
       ctx.fail(
-        [...r, 'path'],
         'POLICY_INVALID_FILTER',
+        [...r, 'path'],
         'RequestRedirect path must contain either replaceFullPath or replacePrefixMatch',
       );
       return undefined;
     }
     if (!written.startsWith('/')) {
       ctx.fail(
-        [...r, 'path', field],
         'POLICY_RELATIVE_PATH',
+        [...r, 'path', field],
         `RequestRedirect filters may only contain absolute paths; ${JSON.stringify(written)} does not start with /`,
       );
       return undefined;
@@ -299,8 +299,8 @@ function readFilters(
       ignoredBecause ??= `its ${type} filter is not supported on inbound routes, so Linkerd's index ignores the route`;
     } else if (type !== undefined) {
       ctx.fail(
-        [...base, 'type'],
         'POLICY_UNSUPPORTED_FILTER',
+        [...base, 'type'],
         `filter ${JSON.stringify(type)} is not supported on inbound ${kind}s`,
         kind === 'HTTPRoute'
           ? 'inbound routes support RequestHeaderModifier, ResponseHeaderModifier and RequestRedirect'
@@ -323,8 +323,8 @@ function checkBackendRefs(ctx: ReadContext, base: Path): void {
     const isService = (group === '' || group === 'core') && kind === 'Service';
     if (isService && (port === undefined || port === null || port === 0))
       ctx.fail(
-        ref,
         'POLICY_INVALID_BACKEND',
+        ref,
         'invalid backendRef: cannot reference a Service without a port',
       );
   });
@@ -333,25 +333,25 @@ function checkBackendRefs(ctx: ReadContext, base: Path): void {
 function readTimeouts(ctx: ReadContext, base: Path): string | undefined {
   const timeout = ctx.string([...base, 'timeouts', 'request']);
   const backend = ctx.string([...base, 'timeouts', 'backendRequest']);
-  const requestMs = timeout === undefined ? undefined : parseDuration(timeout);
-  const backendMs = backend === undefined ? undefined : parseDuration(backend);
+  const requestMs = timeout === undefined ? undefined : parseGatewayDuration(timeout);
+  const backendMs = backend === undefined ? undefined : parseGatewayDuration(backend);
   if (timeout !== undefined && requestMs === undefined)
     ctx.fail(
-      [...base, 'timeouts', 'request'],
       'POLICY_INVALID_DURATION',
+      [...base, 'timeouts', 'request'],
       `timeout ${JSON.stringify(timeout)} is not a duration like 10s or 500ms`,
     );
   if (backend !== undefined && backendMs === undefined)
     ctx.fail(
-      [...base, 'timeouts', 'backendRequest'],
       'POLICY_INVALID_DURATION',
+      [...base, 'timeouts', 'backendRequest'],
       `timeout ${JSON.stringify(backend)} is not a duration like 10s or 500ms`,
     );
   // A request timeout of 0s means none, so it bounds nothing.
   if (requestMs !== undefined && requestMs > 0 && backendMs !== undefined && backendMs > requestMs)
     ctx.fail(
-      [...base, 'timeouts', 'backendRequest'],
       'POLICY_INVALID_DURATION',
+      [...base, 'timeouts', 'backendRequest'],
       `backendRequest timeout (${backend ?? ''}) must not be greater than request timeout (${timeout ?? ''})`,
     );
   return timeout;
@@ -370,8 +370,8 @@ export function readRoute(
     const lower = host.toLowerCase();
     if (!HOSTNAME.test(lower)) {
       ctx.fail(
-        ['spec', 'hostnames', i],
         'POLICY_INVALID_HOSTNAME',
+        ['spec', 'hostnames', i],
         `hostname ${JSON.stringify(host)} must be a DNS name, optionally with one leading "*."`,
       );
     } else hostnames.push(lower);
@@ -427,7 +427,7 @@ export function readRoute(
 }
 
 /** Gateway API durations (`1h`, `10s`, `500ms`, `1m30s`) in milliseconds; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
+export function parseGatewayDuration(text: string): number | undefined {
   const match = /^(?:(\d{1,5})h)?(?:(\d{1,5})m(?!s))?(?:(\d{1,5})s)?(?:(\d{1,5})ms)?$/.exec(text);
   if (match === null || text === '') return undefined;
   const [, h, m, s, ms] = match;

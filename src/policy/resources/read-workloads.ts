@@ -110,8 +110,8 @@ export function readWorkload(ctx: ReadContext, meta: ObjectMeta): Pod | undefine
   const template = ctx.get(kind.template);
   if (!isRecord(template)) {
     return ctx.fail(
-      kind.template,
       'POLICY_MISSING_FIELD',
+      kind.template,
       `${formatPath(kind.template)} is required: it is the pod every replica is made from`,
     );
   }
@@ -119,8 +119,8 @@ export function readWorkload(ctx: ReadContext, meta: ObjectMeta): Pod | undefine
   const labels = inner.stringMap(['metadata', 'labels']);
   for (const error of validateLabels(labels, 'kubernetes')) {
     inner.fail(
-      ['metadata', 'labels', error.source.label ?? ''],
       'POLICY_INVALID_LABEL',
+      ['metadata', 'labels', error.source.label ?? ''],
       error.message,
     );
   }

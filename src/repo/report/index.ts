@@ -7,7 +7,7 @@
 import type { AnchorClaims } from '../../anchor/index.js';
 import type { FleetMatrix } from '../../fleet/index.js';
 import type { RepoDiff } from '../diff/model.js';
-import type { BuildReport } from '../report.js';
+import type { BuildReport } from '../build-report.js';
 import type { StageRun } from '../stages.js';
 import { catalogSection } from './catalog.js';
 import { diffSection } from './diff-view.js';

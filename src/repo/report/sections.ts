@@ -2,7 +2,7 @@
 import { compareText, formatLocation } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import type { AnchorClaims } from '../../anchor/index.js';
-import type { BuildReport } from '../report.js';
+import type { BuildReport } from '../build-report.js';
 import { escapeHtml, fileHref, table, td } from './html.js';
 
 export function summarySection(report: BuildReport): string {

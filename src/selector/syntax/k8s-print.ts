@@ -1,4 +1,4 @@
-import { compareStrings } from '../labels.js';
+import { compareText } from '../../base/index.js';
 import type { Requirement, Selector } from '../model.js';
 
 /**
@@ -29,7 +29,7 @@ export function formatRequirement(req: Requirement): string {
  */
 export function formatSelector(selector: Selector): string {
   if (selector.kind === 'nothing') return NOTHING_TEXT;
-  const reqs = [...selector.requirements].sort((a, b) => compareStrings(a.key, b.key));
+  const reqs = [...selector.requirements].sort((a, b) => compareText(a.key, b.key));
   return reqs.map(formatRequirement).join(',');
 }
 
