@@ -9,29 +9,34 @@ export type {
   StorageSpec,
   WorkloadKind,
 } from './types.js';
-export type { CatalogInput, CatalogSchemas, LoadedCatalog, SourceFile } from './load-catalog.js';
-export { loadCatalog } from './load-catalog.js';
-export { resolvePlatform } from './platform.js';
+export type {
+  CatalogInput,
+  CatalogSchemas,
+  LoadedCatalog,
+  SourceFile,
+} from './definition/load-catalog.js';
+export { loadCatalog } from './definition/load-catalog.js';
+export { resolvePlatform } from './definition/platform.js';
 export type { RenderContext } from './render/render-service.js';
 export { renderService } from './render/render-service.js';
-export { emitFiles, objectFileName, toYaml } from './emit.js';
+export { emitFiles, objectFileName, toYaml } from './output/emit.js';
 export type { CheckResult, ConformanceInput } from './conformance/model.js';
 export { runConformance } from './conformance/run-conformance.js';
 export type { GoldenDiff } from './golden.js';
 export { compareGolden } from './golden.js';
 export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
 export { catalogDiagnostic, immutableFieldDiagnostics, runCatalog } from './pipeline.js';
-export type { ImmutableChange } from './immutable-fields.js';
-export { compareObject, immutableChanges } from './immutable-fields.js';
+export type { ImmutableChange } from './apply/immutable-fields.js';
+export { compareObject, immutableChanges } from './apply/immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
 export type { CatalogCode } from './codes.js';
 export { catalogSchemas } from './io/schemas.js';
 export { readCatalogDir, readAppsDir, readerDiagnostics } from './io/read-files.js';
 export type { CatalogStageOptions } from './stage.js';
 export { buildCatalogStage } from './stage.js';
-export type { GraphEdge, GraphNode, ServiceGraph } from './graph.js';
-export { serviceGraph, serviceGraphSvg } from './graph.js';
-export { serviceGraphData } from './graph-data.js';
+export type { GraphEdge, GraphNode, ServiceGraph } from './graph/service-graph.js';
+export { serviceGraph, serviceGraphSvg } from './graph/service-graph.js';
+export { serviceGraphData } from './graph/graph-data.js';
 export type { Flow, Reachability } from './conformance/reachability.js';
 export { proveReachability } from './conformance/check-reachability.js';
 export type { SchemaProblem, UpstreamSchemaSource, UpstreamValidators } from './crds/validate.js';

@@ -9,7 +9,7 @@ import type { Diagnostic, StageResult } from '../base/index.js';
 import { catalogSchemas } from './io/schemas.js';
 import { readAppsDir, readCatalogDir, readerDiagnostics } from './io/read-files.js';
 import { immutableFieldDiagnostics, runCatalog } from './pipeline.js';
-import { serviceGraphData } from './graph-data.js';
+import { serviceGraphData } from './graph/graph-data.js';
 
 /** Options for {@link buildCatalogStage}. */
 export interface CatalogStageOptions {

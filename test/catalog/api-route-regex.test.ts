@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { apiRouteProblem } from '../../src/catalog/api-route-regex.js';
+import { apiRouteProblem } from '../../src/catalog/apply/api-route-regex.js';
 import { catalogSchemas, loadCatalog } from '../../src/catalog/index.js';
 import { catalogOf } from './helpers.js';
 

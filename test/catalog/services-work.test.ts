@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { at, clone, find, objectsOf, runExample, runOf } from './helpers.js';
 import type { KubeObject } from '../../src/catalog/index.js';
 import { runConformance } from '../../src/catalog/index.js';
-import { sourceHost } from '../../src/catalog/defaults-extras.js';
+import { sourceHost } from '../../src/catalog/resolve/extras.js';
 
 const example = runExample();
 const json = (value: unknown) => JSON.stringify(value);

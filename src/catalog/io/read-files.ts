@@ -5,7 +5,7 @@
  */
 import { MANIFEST, LabelwiseError } from '../../base/index.js';
 import type { Diagnostic, RepoReader } from '../../base/index.js';
-import type { CatalogInput } from '../load-catalog.js';
+import type { CatalogInput } from '../definition/load-catalog.js';
 
 /** No catalog file or rendered object is anywhere near this. */
 export const MAX_CATALOG_FILE_BYTES = 1 << 20;

@@ -3,8 +3,8 @@
  * relative path works from both) and compiles them once per process.
  */
 import { readFileSync } from 'node:fs';
-import { catalogAjv, compileSchema } from '../schema-validate.js';
-import type { CatalogSchemas } from '../load-catalog.js';
+import { catalogAjv, compileSchema } from '../definition/schema-validate.js';
+import type { CatalogSchemas } from '../definition/load-catalog.js';
 import { parse } from 'yaml';
 import { compileUpstream } from '../crds/validate.js';
 import type { UpstreamSchemaSource, UpstreamValidators } from '../crds/validate.js';

@@ -5,7 +5,7 @@
  */
 import { CiliumNetworkPolicy } from '@kubernetes-models/cilium/cilium.io/v2/CiliumNetworkPolicy';
 import { CiliumEgressGatewayPolicy } from '@kubernetes-models/cilium/cilium.io/v2/CiliumEgressGatewayPolicy';
-import { sourceHost } from '../defaults-extras.js';
+import { sourceHost } from '../resolve/extras.js';
 import type { HostPort, Platform, PortSpec, ResolvedService } from '../types.js';
 import {
   CILIUM_NAMESPACE_LABEL,

@@ -3,7 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { imageReferenceProblem, portNameProblem } from '../../../src/catalog/api-validation.js';
+import {
+  imageReferenceProblem,
+  portNameProblem,
+} from '../../../src/catalog/apply/api-validation.js';
 
 interface Vectors {
   readonly upstream: string;

@@ -2,10 +2,10 @@
  * The service graph of a catalog run, for the build report: `serviceGraph` (nodes and edges) and
  * `serviceGraphSvg` (the same as a self-contained SVG string). Empty when nothing rendered.
  */
-import { proveReachability } from './conformance/check-reachability.js';
-import { serviceGraph, serviceGraphSvg } from './graph.js';
-import type { ServiceGraph } from './graph.js';
-import type { CatalogRun } from './pipeline.js';
+import { proveReachability } from '../conformance/check-reachability.js';
+import { serviceGraph, serviceGraphSvg } from './service-graph.js';
+import type { ServiceGraph } from './service-graph.js';
+import type { CatalogRun } from '../pipeline.js';
 
 export function serviceGraphData(run: Pick<CatalogRun, 'loaded' | 'rendered'>): {
   serviceGraph?: ServiceGraph;

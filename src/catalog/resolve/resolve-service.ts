@@ -4,8 +4,8 @@
  * output is a {@link ResolvedService} in which every reference is resolved, so the renderer never
  * meets an absent field. Every problem is returned (not thrown) with file, line and JSON path.
  */
-import type { Code } from '../base/codes.js';
-import { LabelwiseError, quote } from '../base/errors.js';
+import type { Code } from '../../base/codes.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import type {
   GpuClass,
   Platform,
@@ -14,18 +14,18 @@ import type {
   ResolvedService,
   RouteSpec,
   WorkloadKind,
-} from './types.js';
-import { routeName } from './render/labels.js';
-import { resolveDependencies } from './defaults-dependencies.js';
-import type { NamedDependency } from './defaults-dependencies.js';
-import { resolveStorage } from './defaults-storage.js';
-import { resolveAuth } from './defaults-auth.js';
-import { resolveImportFrom, resolveSecurity } from './defaults-extras.js';
-import { apiServerRules } from './defaults-rules.js';
-import { reservedNamespace } from './platform.js';
-import { frontedPorts } from './render/ports.js';
-import type { YamlSource } from './yaml-source.js';
-import { formatPath } from './yaml-source.js';
+} from '../types.js';
+import { routeName } from '../render/labels.js';
+import { resolveDependencies } from './dependencies.js';
+import type { NamedDependency } from './dependencies.js';
+import { resolveStorage } from './storage.js';
+import { resolveAuth } from './auth.js';
+import { resolveImportFrom, resolveSecurity } from './extras.js';
+import { apiServerRules } from './api-server-rules.js';
+import { reservedNamespace } from '../definition/platform.js';
+import { frontedPorts } from '../render/ports.js';
+import type { YamlSource } from '../definition/yaml-source.js';
+import { formatPath } from '../definition/yaml-source.js';
 
 type Raw = Record<string, unknown>;
 type Path = readonly (string | number)[];

@@ -3,10 +3,10 @@
  * non-root user or a reviewed root exception), and where a VM's CDI importer downloads from.
  * Pure; reports through `fail`.
  */
-import { quote } from '../base/index.js';
-import { apiRouteProblem } from './api-route-regex.js';
-import type { ReportProblem } from './defaults-storage.js';
-import type { HostPort, SecuritySpec, ServiceKind } from './types.js';
+import { quote } from '../../base/index.js';
+import { apiRouteProblem } from '../apply/api-route-regex.js';
+import type { ReportProblem } from './storage.js';
+import type { HostPort, SecuritySpec, ServiceKind } from '../types.js';
 
 type Raw = Record<string, unknown>;
 const obj = (value: unknown): Raw =>

@@ -3,12 +3,12 @@
  * default for routed services), the proxy's routes, and the app port it fronts, which is never
  * guessed: the routed port, `auth.port`, or the only TCP port. Pure; reports through `fail`.
  */
-import { quote } from '../base/index.js';
-import { apiRouteProblem } from './api-route-regex.js';
-import { resolveSkipAuthRoutes } from './defaults-extras.js';
-import type { ReportProblem } from './defaults-storage.js';
-import { AUTH_PORT_NAME } from './render/labels.js';
-import type { AuthMode, Platform, PortSpec, RouteSpec, ServiceKind } from './types.js';
+import { quote } from '../../base/index.js';
+import { apiRouteProblem } from '../apply/api-route-regex.js';
+import { resolveSkipAuthRoutes } from './extras.js';
+import type { ReportProblem } from './storage.js';
+import { AUTH_PORT_NAME } from '../render/labels.js';
+import type { AuthMode, Platform, PortSpec, RouteSpec, ServiceKind } from '../types.js';
 
 type Raw = Record<string, unknown>;
 type Path = readonly (string | number)[];

@@ -2,9 +2,9 @@
  * Storage entries with their defaults, checked against the rules of their class (docs/catalog.md): bulk needs an absolute export, longhorn a size, backup is a longhorn notion, a VM
  * takes longhorn disks only, names and mount paths are unique. Sorted by name.
  */
-import type { Code } from '../base/codes.js';
-import { quote } from '../base/errors.js';
-import type { ServiceKind, StorageSpec } from './types.js';
+import type { Code } from '../../base/codes.js';
+import { quote } from '../../base/errors.js';
+import type { ServiceKind, StorageSpec } from '../types.js';
 
 /** Reports one problem at a JSON path of the definition. */
 export type ReportProblem = (

@@ -3,8 +3,8 @@
  * itself, nor list one dependency twice). A port given by name is kept apart: it resolves against
  * the target's exposed ports, which only the catalog loader knows (`named-dependencies.ts`).
  */
-import type { ReportProblem } from './defaults-storage.js';
-import type { DependencySpec, Protocol } from './types.js';
+import type { ReportProblem } from './storage.js';
+import type { DependencySpec, Protocol } from '../types.js';
 
 const obj = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};

@@ -4,15 +4,15 @@
  * references, zero sizes, `subPath` with `..`, a VM data disk that takes the root disk's name.
  * Pure; reports through `fail`.
  */
-import { quote } from '../base/index.js';
+import { quote } from '../../base/index.js';
 import {
   imageReferenceProblem,
   isZeroQuantity,
   portNameProblem,
   subPathProblem,
-} from './api-validation.js';
-import type { ReportProblem } from './defaults-storage.js';
-import { rootDiskName } from './render/labels.js';
+} from '../apply/api-validation.js';
+import type { ReportProblem } from './storage.js';
+import { rootDiskName } from '../render/labels.js';
 
 type Raw = Record<string, unknown>;
 const obj = (value: unknown): Raw =>

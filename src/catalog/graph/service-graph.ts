@@ -4,10 +4,10 @@
  * and egress class. `serviceGraph` gives the data; `serviceGraphSvg` draws it as one
  * self-contained SVG string: no scripts, no external references, every text escaped.
  */
-import type { Flow, Reachability } from './conformance/reachability.js';
-import { formatPorts, unionPorts } from './conformance/port-sets.js';
-import type { PortSet } from './conformance/port-sets.js';
-import type { ResolvedService } from './types.js';
+import type { Flow, Reachability } from '../conformance/reachability.js';
+import { formatPorts, unionPorts } from '../conformance/port-sets.js';
+import type { PortSet } from '../conformance/port-sets.js';
+import type { ResolvedService } from '../types.js';
 
 export interface GraphNode {
   /** A service name, or a platform node: `gateway`, `prometheus`, `dns`, `world`. */

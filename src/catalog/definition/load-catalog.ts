@@ -4,24 +4,24 @@
  * services. Pure (the texts and compiled schemas are passed in) and exhaustive: every problem
  * of every file is returned, with file, line and JSON path.
  */
-import type { Code } from '../base/codes.js';
+import type { Code } from '../../base/codes.js';
 import type { ValidateFunction } from 'ajv';
-import { LabelwiseError, quote } from '../base/errors.js';
-import type { NamedDependency } from './defaults-dependencies.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
+import type { NamedDependency } from '../resolve/dependencies.js';
 import {
   dnsSubdomainProblem,
   extendedResourceProblem,
   imageReferenceProblem,
-} from './api-validation.js';
-import { resolveService } from './defaults.js';
-import { dependencyKey, resolveNamedDependencies } from './named-dependencies.js';
+} from '../apply/api-validation.js';
+import { resolveService } from '../resolve/resolve-service.js';
+import { dependencyKey, resolveNamedDependencies } from '../resolve/named-dependencies.js';
 import { resolvePlatform } from './platform.js';
-import { isProxyPort, proxyHint, proxyMessage } from './named-dependencies.js';
-import { clientPorts } from './render/ports.js';
+import { isProxyPort, proxyHint, proxyMessage } from '../resolve/named-dependencies.js';
+import { clientPorts } from '../render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
-import type { UpstreamValidators } from './crds/validate.js';
+import type { UpstreamValidators } from '../crds/validate.js';
 import { validateAgainstSchema } from './schema-validate.js';
-import type { Platform, ResolvedService } from './types.js';
+import type { Platform, ResolvedService } from '../types.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath, parseYamlSource } from './yaml-source.js';
 

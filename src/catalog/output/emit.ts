@@ -5,8 +5,8 @@
  */
 import { stringify } from 'yaml';
 import type { ToStringOptions, CreateNodeOptions, DocumentOptions, SchemaOptions } from 'yaml';
-import { LabelwiseError } from '../base/errors.js';
-import type { KubeObject, RenderedService } from './types.js';
+import { LabelwiseError } from '../../base/errors.js';
+import type { KubeObject, RenderedService } from '../types.js';
 
 /**
  * The fixed YAML options: no line folding, no anchors, block style, two-space indent. Written as

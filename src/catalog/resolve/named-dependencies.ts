@@ -4,15 +4,15 @@
  * Service ports: with forward-auth, the proxy's `http-auth` instead of the app port it fronts),
  * so this runs once every service is resolved. Pure; every problem is returned.
  */
-import type { Code } from '../base/codes.js';
-import { LabelwiseError, quote } from '../base/errors.js';
-import type { NamedDependency } from './defaults-dependencies.js';
-import { compareDependencies } from './defaults-dependencies.js';
-import { AUTH_PORT_NAME } from './render/labels.js';
-import { clientPorts } from './render/ports.js';
-import type { DependencySpec, Platform, ResolvedService } from './types.js';
-import type { YamlSource } from './yaml-source.js';
-import { formatPath } from './yaml-source.js';
+import type { Code } from '../../base/codes.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
+import type { NamedDependency } from './dependencies.js';
+import { compareDependencies } from './dependencies.js';
+import { AUTH_PORT_NAME } from '../render/labels.js';
+import { clientPorts } from '../render/ports.js';
+import type { DependencySpec, Platform, ResolvedService } from '../types.js';
+import type { YamlSource } from '../definition/yaml-source.js';
+import { formatPath } from '../definition/yaml-source.js';
 
 /** Whether a dependency calls its forward-auth target's login proxy instead of the app. */
 export function isProxyPort(

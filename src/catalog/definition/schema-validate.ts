@@ -3,10 +3,10 @@
  * file, the line and the JSON path, and says what was expected. The schemas are data passed in
  * (loaded by `io/schemas.ts`), so this file stays pure.
  */
-import type { Code } from '../base/codes.js';
+import type { Code } from '../../base/codes.js';
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { LabelwiseError, quote } from '../base/errors.js';
+import { LabelwiseError, quote } from '../../base/errors.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath } from './yaml-source.js';
 

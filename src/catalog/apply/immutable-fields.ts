@@ -7,10 +7,10 @@
  * Pure: both sides are passed in.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseYamlDocument } from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
-import { objectFileName } from './emit.js';
-import type { KubeObject, RenderedService, ResolvedService } from './types.js';
+import { parseYamlDocument } from '../../base/index.js';
+import type { Diagnostic } from '../../base/index.js';
+import { objectFileName } from '../output/emit.js';
+import type { KubeObject, RenderedService, ResolvedService } from '../types.js';
 
 /** A changed immutable field of one object. */
 export interface ImmutableChange {

@@ -2,7 +2,7 @@
  * Platform settings (`catalog/platform.yaml`): defaults materialised over a schema-valid value.
  * Nothing environment-specific lives in a ServiceDefinition; it all comes from here.
  */
-import type { Platform } from './types.js';
+import type { Platform } from '../types.js';
 
 /** The ExternalDNS annotation prefix of v0.21.0, which the seed's platform runs. */
 export const DEFAULT_EXTERNAL_DNS_PREFIX = 'external-dns.alpha.kubernetes.io/';

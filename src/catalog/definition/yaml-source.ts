@@ -6,8 +6,8 @@
  */
 import { isMap, isPair, isScalar, isSeq } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
-import { LabelwiseError, formatYamlPath, parseYamlDocument } from '../base/index.js';
-import type { YamlDocument } from '../base/index.js';
+import { LabelwiseError, formatYamlPath, parseYamlDocument } from '../../base/index.js';
+import type { YamlDocument } from '../../base/index.js';
 
 /** A parsed file: its plain value (undefined on a syntax error) and what maps paths to lines. */
 export interface YamlSource {
