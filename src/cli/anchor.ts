@@ -3,6 +3,7 @@
  * `labelwise anchor check COMPOSE_FILE… [--project NAME] [--profile P] [--json]` (the static check).
  */
 import { Option } from 'commander';
+import type { Command } from 'commander';
 import { LabelwiseError } from '../base/errors.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
@@ -145,6 +146,18 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     'after',
     '\nExamples:\n  ANCHORD_LABEL_SELECTOR=anchord.role=ldap-outpost ANCHORD_EXT_NETWORK=dmz labelwise anchor run\n  labelwise anchor check compose.yaml --json\n',
   );
+  registerDaemonCommands(program, io, exit, args);
+  registerCheckCommand(program, io, exit);
+  return runProgram(program, args, exit);
+}
+
+/** The daemon modes: `run` (alias `network-anchor`), `service-anchor`, and the refused ones. */
+function registerDaemonCommands(
+  program: Command,
+  io: CliIO,
+  exit: { code: number },
+  args: readonly string[],
+): void {
   // The mode may come first, as anchord takes it (`command: [service-anchor]` in Compose).
   const daemon = configureSubcommand(
     program
@@ -188,6 +201,10 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       exit.code = await runDaemon(io, mode);
     });
   }
+}
+
+/** `check`: the static check of a Compose project's anchors. */
+function registerCheckCommand(program: Command, io: CliIO, exit: { code: number }): void {
   const checker = configureSubcommand(
     program
       .command('check')
@@ -213,5 +230,4 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       exit.code = await check(files, options, io);
     },
   );
-  return runProgram(program, args, exit);
 }

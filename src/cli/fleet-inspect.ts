@@ -20,6 +20,7 @@ import {
   selectorOf,
   shortDigest,
 } from '../fleet/index.js';
+import type { FleetProblem, HostChanges, LayerDoc, ResourceExplanation } from '../fleet/index.js';
 import { SYNTAXES } from '../selector/index.js';
 import { EXAMPLES, colourProblem, load, reportLoadErrors, show } from './fleet-support.js';
 import type { JsonFlag } from './fleet-support.js';
@@ -31,6 +32,13 @@ import { configureSubcommand } from './program.js';
 
 /** Registers explain, hosts and affected on `program`. */
 export function registerInspectCommands(program: Command, io: CliIO, exit: { code: number }): void {
+  explainCommand(program, io, exit);
+  hostsCommand(program, io, exit);
+  affectedCommand(program, io, exit);
+}
+
+/** `explain`: why a resource reaches a host and where each field's value comes from. */
+function explainCommand(program: Command, io: CliIO, exit: { code: number }): void {
   configureSubcommand(program.command('explain'), io)
     .description(
       'why a resource reaches a host and why each field has its value, or why it does not apply',
@@ -62,69 +70,93 @@ export function registerInspectCommands(program: Command, io: CliIO, exit: { cod
         });
         return;
       }
-      const about = result.applies ? new Set(result.problems) : new Set();
-      const elsewhere = manifest.problems.filter((p) => !about.has(p));
-      for (const p of elsewhere) io.stderr(`${colourProblem(io, p)}\n`);
-      if (elsewhere.length > 0)
-        io.stderr(
-          `${escapeControl(flags.host, true)} does not resolve (${elsewhere.length} problem${elsewhere.length === 1 ? '' : 's'} above)\n`,
-        );
-      if (!result.applies) {
-        io.stdout(
-          `${result.ref} does not apply to ${result.host}; the layers that declare it do not match:\n`,
-        );
-        for (const layer of result.declaredBy)
-          io.stdout(
-            `  ${layer.layer} (precedence ${layer.precedence}): ${layer.failed.map((f) => f.text).join('; ')}\n`,
-          );
-        return;
-      }
-      io.stdout(
-        `${paint(io, 'bold', result.ref)} on ${result.host}  target ${result.target ?? '(none)'}\n\nlayers:\n`,
-      );
-      for (const l of result.layers)
-        io.stdout(`  ${l.name} (precedence ${l.precedence}): ${l.reasons.join(', ')}\n`);
-      io.stdout('\nfields:\n');
-      io.stdout(
-        renderTable(
-          result.fields.map((f) => [
-            `  ${f.field}`,
-            show(f.value),
-            f.layer,
-            f.overrides.map((o) => `overrides ${show(o.value)} from ${o.layer}`).join(', '),
-          ]),
-        ),
-      );
-      if (result.edges.length > 0) {
-        io.stdout('\nedges:\n');
-        io.stdout(renderTable(result.edges.map((e) => [`  ${e.kind}`, e.ref, `from ${e.layer}`])));
-      }
-      if (result.notApplied.length > 0) {
-        io.stdout('\nalso declared by layers that do not apply:\n');
-        for (const layer of result.notApplied)
-          io.stdout(
-            `  ${layer.layer} (precedence ${layer.precedence}): ${layer.failed.map((f) => f.text).join('; ')}\n`,
-          );
-      }
-      if (result.problems.length > 0) {
-        io.stdout('\nproblems:\n');
-        for (const p of result.problems) io.stdout(`  ${colourProblem(io, p)}\n`);
-      }
-      if (result.substitutions.length > 0) {
-        io.stdout('\nsubstitutions:\n');
-        io.stdout(
-          renderTable(
-            result.substitutions.map((s) => [
-              `  ${s.field}`,
-              s.placeholder,
-              `→ ${show(s.value)}`,
-              `in ${s.layer}`,
-            ]),
-          ),
-        );
-      }
+      printExplanation(io, result, manifest.problems, flags.host);
     });
+}
 
+/** Text for {@link explainCommand}; the problems that are not about the resource go to stderr. */
+function printExplanation(
+  io: CliIO,
+  result: ResourceExplanation,
+  problems: readonly FleetProblem[],
+  host: string,
+): void {
+  const about = result.applies ? new Set(result.problems) : new Set();
+  const elsewhere = problems.filter((p) => !about.has(p));
+  for (const p of elsewhere) io.stderr(`${colourProblem(io, p)}\n`);
+  if (elsewhere.length > 0)
+    io.stderr(
+      `${escapeControl(host, true)} does not resolve (${elsewhere.length} problem${elsewhere.length === 1 ? '' : 's'} above)\n`,
+    );
+  if (!result.applies) {
+    printNotApplied(io, result);
+    return;
+  }
+  printApplied(io, result);
+}
+
+/** A layer that declares the resource but does not apply, with the terms that failed. */
+function failedLayerLine(layer: {
+  layer: string;
+  precedence: number;
+  failed: readonly { text: string }[];
+}): string {
+  return `  ${layer.layer} (precedence ${layer.precedence}): ${layer.failed.map((f) => f.text).join('; ')}\n`;
+}
+
+function printNotApplied(io: CliIO, result: ResourceExplanation & { applies: false }): void {
+  io.stdout(
+    `${result.ref} does not apply to ${result.host}; the layers that declare it do not match:\n`,
+  );
+  for (const layer of result.declaredBy) io.stdout(failedLayerLine(layer));
+}
+
+function printApplied(io: CliIO, result: ResourceExplanation & { applies: true }): void {
+  io.stdout(
+    `${paint(io, 'bold', result.ref)} on ${result.host}  target ${result.target ?? '(none)'}\n\nlayers:\n`,
+  );
+  for (const l of result.layers)
+    io.stdout(`  ${l.name} (precedence ${l.precedence}): ${l.reasons.join(', ')}\n`);
+  io.stdout('\nfields:\n');
+  io.stdout(
+    renderTable(
+      result.fields.map((f) => [
+        `  ${f.field}`,
+        show(f.value),
+        f.layer,
+        f.overrides.map((o) => `overrides ${show(o.value)} from ${o.layer}`).join(', '),
+      ]),
+    ),
+  );
+  if (result.edges.length > 0) {
+    io.stdout('\nedges:\n');
+    io.stdout(renderTable(result.edges.map((e) => [`  ${e.kind}`, e.ref, `from ${e.layer}`])));
+  }
+  if (result.notApplied.length > 0) {
+    io.stdout('\nalso declared by layers that do not apply:\n');
+    for (const layer of result.notApplied) io.stdout(failedLayerLine(layer));
+  }
+  if (result.problems.length > 0) {
+    io.stdout('\nproblems:\n');
+    for (const p of result.problems) io.stdout(`  ${colourProblem(io, p)}\n`);
+  }
+  if (result.substitutions.length > 0) {
+    io.stdout('\nsubstitutions:\n');
+    io.stdout(
+      renderTable(
+        result.substitutions.map((s) => [
+          `  ${s.field}`,
+          s.placeholder,
+          `→ ${show(s.value)}`,
+          `in ${s.layer}`,
+        ]),
+      ),
+    );
+  }
+}
+
+/** `hosts`: the hosts a layer or selector reaches, with their labels. */
+function hostsCommand(program: Command, io: CliIO, exit: { code: number }): void {
   configureSubcommand(program.command('hosts'), io)
     .description(
       'list hosts with their labels: all, those a layer reaches, or those a selector matches',
@@ -188,26 +220,40 @@ export function registerInspectCommands(program: Command, io: CliIO, exit: { cod
           });
           return;
         }
-        for (const host of hosts) {
-          const labels = Object.entries(host.labels)
-            .map(([k, v]) => `${k}=${v}`)
-            .join(',');
-          io.stdout(escapeControl(labels === '' ? `${host.name}\n` : `${host.name}  ${labels}\n`));
-        }
-        const what = layer?.name ?? (flags.selector === undefined ? undefined : 'the selector');
-        if (layer?.invalid === true)
-          io.stderr(`${layer.name}'s Layer document has errors (above), so it reaches no host\n`);
-        else if (what !== undefined)
-          io.stderr(
-            escapeControl(
-              `${what} ${layer === undefined ? 'matches' : 'reaches'} ${hosts.length} of ${fleet.hosts.length} host${fleet.hosts.length === 1 ? '' : 's'}\n`,
-            ),
-          );
+        printHosts(io, hosts, fleet.hosts.length, layer, flags.selector !== undefined);
         if (loadErrors && exit.code === EXIT.ok && layer === undefined && selector === undefined)
           exit.code = EXIT.invalid;
       },
     );
+}
 
+/** Text for {@link hostsCommand}: one host a line, and how many of all were reached. */
+function printHosts(
+  io: CliIO,
+  hosts: readonly { name: string; labels: Record<string, string> }[],
+  total: number,
+  layer: LayerDoc | undefined,
+  bySelector: boolean,
+): void {
+  for (const host of hosts) {
+    const labels = Object.entries(host.labels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    io.stdout(escapeControl(labels === '' ? `${host.name}\n` : `${host.name}  ${labels}\n`));
+  }
+  const what = layer?.name ?? (bySelector ? 'the selector' : undefined);
+  if (layer?.invalid === true)
+    io.stderr(`${layer.name}'s Layer document has errors (above), so it reaches no host\n`);
+  else if (what !== undefined)
+    io.stderr(
+      escapeControl(
+        `${what} ${layer === undefined ? 'matches' : 'reaches'} ${hosts.length} of ${total} host${total === 1 ? '' : 's'}\n`,
+      ),
+    );
+}
+
+/** `affected`: which hosts a change between two revisions reaches, field by field. */
+function affectedCommand(program: Command, io: CliIO, exit: { code: number }): void {
   configureSubcommand(program.command('affected'), io)
     .description(
       'which hosts a change between two git revisions reaches, and what changes for each, field by field',
@@ -276,27 +322,30 @@ export function registerInspectCommands(program: Command, io: CliIO, exit: { cod
           io.stdout(formatChangesMarkdown(changes));
           return;
         }
-        io.stdout(
-          `${affected} of ${changes.length} host${changes.length === 1 ? '' : 's'} affected\n`,
-        );
-        io.stdout(
-          renderTable(
-            changes.map((h) => {
-              const name = escapeControl(h.host, true);
-              switch (h.status) {
-                case 'changed':
-                  return [name, `${shortDigest(h.from ?? '')} → ${shortDigest(h.to ?? '')}`];
-                case 'unchanged':
-                  return [name, paint(io, 'dim', 'unchanged')];
-                case 'added':
-                  return [name, `added (${shortDigest(h.to ?? '')})`];
-                case 'removed':
-                  return [name, `removed (was ${shortDigest(h.from ?? '')})`];
-              }
-            }),
-          ),
-        );
-        io.stdout(formatChangesText(changes));
+        printAffected(io, changes, affected);
       },
     );
+}
+
+/** Text for {@link affectedCommand}: the count, one line a host, then each host's changes. */
+function printAffected(io: CliIO, changes: readonly HostChanges[], affected: number): void {
+  io.stdout(`${affected} of ${changes.length} host${changes.length === 1 ? '' : 's'} affected\n`);
+  io.stdout(
+    renderTable(
+      changes.map((h) => {
+        const name = escapeControl(h.host, true);
+        switch (h.status) {
+          case 'changed':
+            return [name, `${shortDigest(h.from ?? '')} → ${shortDigest(h.to ?? '')}`];
+          case 'unchanged':
+            return [name, paint(io, 'dim', 'unchanged')];
+          case 'added':
+            return [name, `added (${shortDigest(h.to ?? '')})`];
+          case 'removed':
+            return [name, `removed (was ${shortDigest(h.from ?? '')})`];
+        }
+      }),
+    ),
+  );
+  io.stdout(formatChangesText(changes));
 }

@@ -19,7 +19,8 @@ import {
   threadsOf,
   validateInParallel,
 } from '../fleet/index.js';
-import type { HostManifest } from '../fleet/index.js';
+import type { Command } from 'commander';
+import type { Fleet, FleetProblem, HostManifest, Shard, ValidationReport } from '../fleet/index.js';
 import {
   EXAMPLES,
   colourProblem,
@@ -36,14 +37,8 @@ import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
-export async function run(args: readonly string[], io: CliIO): Promise<number> {
-  const exit = { code: EXIT.ok as number };
-  const program = createProgram(
-    'labelwise fleet',
-    'Resolve and explain a Datum-style fleet repository.',
-    io,
-  );
-
+/** `validate`: resolve every host (of a shard) and report every problem. */
+function validateCommand(program: Command, io: CliIO, exit: { code: number }): void {
   configureSubcommand(program.command('validate'), io)
     .description(
       'resolve every host; report every problem, grouped across hosts, and lint matchers',
@@ -73,36 +68,49 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
         { hosts: names },
         { threads: parallel },
       );
-      const index = hostIndex(fleet);
-      const layerHosts = fleet.layers.map((l) => ({
-        name: l.name,
-        precedence: l.precedence,
-        hosts: l.invalid === true ? 0 : index.select(l.selector).length,
-      }));
       exit.code = report.errors > 0 ? EXIT.invalid : EXIT.ok;
-      if (flags.json) {
-        printJson(io, {
-          fleet: fleet.fleet?.name ?? null,
-          schema: SCHEMA_VERSION,
-          ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
-          hosts: report.hosts,
-          layers: report.layers,
-          resources: report.resources,
-          layerHosts,
-          ...fleetDiagnosticsJson(report.problems),
-          digests: report.digests,
-        });
-        return;
-      }
-      io.stdout(validateHeader(fleet, report.hosts, shard, layerHosts));
-      for (const p of report.problems) io.stdout(`${colourProblem(io, p)}\n`);
-      if (report.warnings > 0)
-        io.stdout(`${report.warnings} warning${report.warnings === 1 ? '' : 's'}\n`);
-      io.stdout(
-        `resolved ${report.hosts} host${report.hosts === 1 ? '' : 's'}, ${report.errors} error${report.errors === 1 ? '' : 's'}\n`,
-      );
+      printValidation(io, fleet, report, shard, flags.json === true);
     });
+}
 
+function printValidation(
+  io: CliIO,
+  fleet: Fleet,
+  report: ValidationReport,
+  shard: Shard | undefined,
+  json: boolean,
+): void {
+  const index = hostIndex(fleet);
+  const layerHosts = fleet.layers.map((l) => ({
+    name: l.name,
+    precedence: l.precedence,
+    hosts: l.invalid === true ? 0 : index.select(l.selector).length,
+  }));
+  if (json) {
+    printJson(io, {
+      fleet: fleet.fleet?.name ?? null,
+      schema: SCHEMA_VERSION,
+      ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+      hosts: report.hosts,
+      layers: report.layers,
+      resources: report.resources,
+      layerHosts,
+      ...fleetDiagnosticsJson(report.problems),
+      digests: report.digests,
+    });
+    return;
+  }
+  io.stdout(validateHeader(fleet, report.hosts, shard, layerHosts));
+  for (const p of report.problems) io.stdout(`${colourProblem(io, p)}\n`);
+  if (report.warnings > 0)
+    io.stdout(`${report.warnings} warning${report.warnings === 1 ? '' : 's'}\n`);
+  io.stdout(
+    `resolved ${report.hosts} host${report.hosts === 1 ? '' : 's'}, ${report.errors} error${report.errors === 1 ? '' : 's'}\n`,
+  );
+}
+
+/** `resolve`: one host's manifest, or every host of a shard. */
+function resolveCommand(program: Command, io: CliIO, exit: { code: number }): void {
   configureSubcommand(program.command('resolve'), io)
     .description(
       "print a host's effective manifest: layers, resources, desired state and digest (every host of a shard without --host)",
@@ -136,58 +144,89 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       const manifests = names.map((name) => resolveHost(prepared, name, { provenance: false }));
       const failed = manifests.some((m) => m.problems.length > 0);
       exit.code = loadErrors || failed ? EXIT.invalid : EXIT.ok;
-      if (flags.json) {
-        if (flags.host !== undefined) {
-          const manifest = manifests[0] as HostManifest;
-          printJson(io, {
-            ...manifestJson(manifest),
-            ...fleetDiagnosticsJson([...repository, ...manifest.problems]),
-          });
-        } else
-          printJson(io, {
-            ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
-            hosts: manifests.map(manifestJson),
-            ...fleetDiagnosticsJson([
-              ...repository,
-              ...manifests.flatMap((m) => m.problems.map((p) => ({ ...p, host: m.host }))),
-            ]),
-          });
-        return;
-      }
-      if (flags.host === undefined) {
-        for (const m of manifests) {
-          for (const p of m.problems) io.stderr(`${colourProblem(io, { ...p, host: m.host })}\n`);
-        }
-        io.stdout(
-          renderTable(
-            manifests.map((m) => [
-              escapeControl(m.host, true),
-              m.digest,
-              `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
-            ]),
-          ),
-        );
-        return;
-      }
-      const manifest = manifests[0] as HostManifest;
-      for (const p of manifest.problems) io.stderr(`${colourProblem(io, p)}\n`);
-      io.stdout(`host ${manifest.host}  ${manifest.digest} (${shortDigest(manifest.digest)})\n\n`);
-      io.stdout(
-        renderTable([
-          ['LAYER', 'PRECEDENCE', 'MATCHED BY'],
-          ...manifest.layers.map((l) => [l.name, String(l.precedence), l.reasons.join(', ')]),
-        ]),
-      );
-      for (const r of manifest.resources) {
-        io.stdout(
-          `\n${paint(io, 'bold', r.ref)}  ${r.target ?? '(no target)'}  from ${r.layers.join(', ')}\n`,
-        );
-        for (const [field, value] of Object.entries(r.desired))
-          io.stdout(`  ${field}: ${show(value)}\n`);
-        for (const kind of ['requires', 'restartOn', 'reloadOn'] as const)
-          if (r[kind].length > 0) io.stdout(`  ${paint(io, 'dim', kind)}: ${r[kind].join(', ')}\n`);
-      }
+      if (flags.json) printResolvedJson(io, manifests, repository, flags.host, shard);
+      else if (flags.host === undefined) printResolvedHosts(io, manifests);
+      else printManifest(io, manifests[0] as HostManifest);
     });
+}
+
+function printResolvedJson(
+  io: CliIO,
+  manifests: readonly HostManifest[],
+  repository: readonly FleetProblem[],
+  host: string | undefined,
+  shard: Shard | undefined,
+): void {
+  if (host !== undefined) {
+    const manifest = manifests[0] as HostManifest;
+    printJson(io, {
+      ...manifestJson(manifest),
+      ...fleetDiagnosticsJson([...repository, ...manifest.problems]),
+    });
+    return;
+  }
+  printJson(io, {
+    ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+    hosts: manifests.map(manifestJson),
+    ...fleetDiagnosticsJson([
+      ...repository,
+      ...manifests.flatMap((m) => m.problems.map((p) => ({ ...p, host: m.host }))),
+    ]),
+  });
+}
+
+/** Every host of a shard, one line each; problems on stderr. */
+function printResolvedHosts(io: CliIO, manifests: readonly HostManifest[]): void {
+  for (const m of manifests) {
+    for (const p of m.problems) io.stderr(`${colourProblem(io, { ...p, host: m.host })}\n`);
+  }
+  io.stdout(
+    renderTable(
+      manifests.map((m) => [
+        escapeControl(m.host, true),
+        m.digest,
+        `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
+      ]),
+    ),
+  );
+}
+
+/** One host's manifest: its layers, then each resource's desired state and edges. */
+function printManifest(io: CliIO, manifest: HostManifest): void {
+  for (const p of manifest.problems) io.stderr(`${colourProblem(io, p)}\n`);
+  io.stdout(`host ${manifest.host}  ${manifest.digest} (${shortDigest(manifest.digest)})\n\n`);
+  io.stdout(
+    renderTable([
+      ['LAYER', 'PRECEDENCE', 'MATCHED BY'],
+      ...manifest.layers.map((l) => [l.name, String(l.precedence), l.reasons.join(', ')]),
+    ]),
+  );
+  for (const r of manifest.resources) {
+    io.stdout(
+      `\n${paint(io, 'bold', r.ref)}  ${r.target ?? '(no target)'}  from ${r.layers.join(', ')}\n`,
+    );
+    for (const [field, value] of Object.entries(r.desired))
+      io.stdout(`  ${field}: ${show(value)}\n`);
+    for (const kind of ['requires', 'restartOn', 'reloadOn'] as const)
+      if (r[kind].length > 0) io.stdout(`  ${paint(io, 'dim', kind)}: ${r[kind].join(', ')}\n`);
+  }
+}
+
+/** validate and resolve: the fleet as a whole, and one host's manifest. */
+function registerResolveCommands(program: Command, io: CliIO, exit: { code: number }): void {
+  validateCommand(program, io, exit);
+  resolveCommand(program, io, exit);
+}
+
+export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const exit = { code: EXIT.ok as number };
+  const program = createProgram(
+    'labelwise fleet',
+    'Resolve and explain a Datum-style fleet repository.',
+    io,
+  );
+  // One line per command group; each group registers its subcommands in its own file.
+  registerResolveCommands(program, io, exit);
   registerInspectCommands(program, io, exit);
 
   program.addHelpText(

@@ -15,7 +15,13 @@ import {
   subsumes,
   SYNTAXES,
 } from '../selector/index.js';
-import type { Labels, Selector, SyntaxName, ValidationProfile } from '../selector/index.js';
+import type {
+  Explanation,
+  Labels,
+  Selector,
+  SyntaxName,
+  ValidationProfile,
+} from '../selector/index.js';
 import type { CliIO } from './io.js';
 import { readLabels, readSelectorInputs, report, ReportedError, within } from './selector-input.js';
 import type { Input, LabelFlags, SelectorIO } from './selector-input.js';
@@ -101,25 +107,62 @@ async function selectorsOf(
   return inputs.map((input) => read(input, flags, io));
 }
 
-export async function run(args: readonly string[], io: SelectorIO): Promise<number> {
-  const exit: { code: number } = { code: EXIT.ok };
-  const stdin = { used: false };
-  const program = createProgram(
-    'labelwise selector',
-    'Parse, match, explain and compare label selectors.',
-    io,
-  );
-  const guard =
-    <A extends unknown[]>(action: (...a: A) => Promise<void>) =>
-    async (...a: A): Promise<void> => {
-      try {
-        await action(...a);
-      } catch (error) {
-        if (error instanceof ReportedError) exit.code = error.exitCode;
-        else throw error;
-      }
-    };
+/** What every subcommand of one run shares: the io, whether stdin was consumed, the guard. */
+interface Session {
+  io: SelectorIO;
+  stdin: { used: boolean };
+  /** Wraps an action so a reported error sets the exit code instead of escaping. */
+  guard: <A extends unknown[]>(action: (...a: A) => Promise<void>) => (...a: A) => Promise<void>;
+}
 
+function sessionOf(io: SelectorIO, exit: { code: number }): Session {
+  return {
+    io,
+    stdin: { used: false },
+    guard:
+      (action) =>
+      async (...a) => {
+        try {
+          await action(...a);
+        } catch (error) {
+          if (error instanceof ReportedError) exit.code = error.exitCode;
+          else throw error;
+        }
+      },
+  };
+}
+
+function printParse(
+  selector: Selector,
+  flags: { json?: boolean; print?: string },
+  io: CliIO,
+): void {
+  const canonical = formatSelector(selector);
+  const kubernetes = flags.print === 'kubernetes';
+  if (flags.json) {
+    printJson(io, {
+      canonical,
+      ...(kubernetes ? { kubernetes: formatKubernetes(selector) } : {}),
+      requirements: requirementsJson(selector),
+    });
+    return;
+  }
+  if (kubernetes) io.stdout(`${escapeControl(formatKubernetes(selector), true)}\n`);
+  else
+    io.stdout(
+      `${canonical === '' ? '(everything: no requirements)' : escapeControl(canonical, true)}\n`,
+    );
+  if (selector.requirements.length > 0) {
+    const rows = selector.requirements.map((r) => [
+      escapeControl(r.key, true),
+      r.operator,
+      r.values.map((v) => JSON.stringify(v)).join(' '),
+    ]);
+    io.stdout(renderTable([['KEY', 'OPERATOR', 'VALUES'], ...rows]));
+  }
+}
+
+function parseCommand(program: Command, { io, stdin, guard }: Session): void {
   syntaxOptions(
     configureSubcommand(program.command('parse'), io)
       .description('parse a selector and print its canonical Kubernetes form and requirements')
@@ -137,32 +180,38 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
   ).action(
     guard(async (expr: string | undefined, flags: SyntaxFlags & { print?: string }) => {
       const [selector] = (await selectorsOf([expr], flags, 1, io, stdin)) as [Selector];
-      const canonical = formatSelector(selector);
-      const kubernetes = flags.print === 'kubernetes';
-      if (flags.json) {
-        printJson(io, {
-          canonical,
-          ...(kubernetes ? { kubernetes: formatKubernetes(selector) } : {}),
-          requirements: requirementsJson(selector),
-        });
-        return;
-      }
-      if (kubernetes) io.stdout(`${escapeControl(formatKubernetes(selector), true)}\n`);
-      else
-        io.stdout(
-          `${canonical === '' ? '(everything: no requirements)' : escapeControl(canonical, true)}\n`,
-        );
-      if (selector.requirements.length > 0) {
-        const rows = selector.requirements.map((r) => [
-          escapeControl(r.key, true),
-          r.operator,
-          r.values.map((v) => JSON.stringify(v)).join(' '),
-        ]);
-        io.stdout(renderTable([['KEY', 'OPERATOR', 'VALUES'], ...rows]));
-      }
+      printParse(selector, flags, io);
     }),
   );
+}
 
+function printMatch(
+  result: Explanation,
+  flags: { json?: boolean; explain?: boolean },
+  io: CliIO,
+): void {
+  if (flags.json) {
+    printJson(io, {
+      matched: result.matched,
+      terms: result.terms.map((t) => ({ requirement: t.requirement, ok: t.ok, actual: t.actual })),
+    });
+    return;
+  }
+  io.stdout(
+    result.matched ? `${paint(io, 'green', 'matched')}\n` : `${paint(io, 'red', 'not matched')}\n`,
+  );
+  if (result.note !== undefined) io.stdout(`${result.note}\n`);
+  if (flags.explain && result.terms.length > 0) {
+    const rows = result.terms.map((t) => [
+      t.ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAIL'),
+      escapeControl(t.requirement, true),
+      t.actual === null ? '(absent)' : JSON.stringify(t.actual),
+    ]);
+    io.stdout(renderTable([['RESULT', 'REQUIREMENT', 'ACTUAL'], ...rows]));
+  }
+}
+
+function matchCommand(program: Command, { io, stdin, guard }: Session): void {
   syntaxOptions(
     configureSubcommand(program.command('match'), io)
       .description('test a selector against a label set')
@@ -190,36 +239,13 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
           if (error instanceof LabelwiseError) report(error, undefined, flags.json === true, io);
           throw error;
         });
-        const result = explain(selector, labels);
-        if (flags.json) {
-          printJson(io, {
-            matched: result.matched,
-            terms: result.terms.map((t) => ({
-              requirement: t.requirement,
-              ok: t.ok,
-              actual: t.actual,
-            })),
-          });
-          return;
-        }
-        io.stdout(
-          result.matched
-            ? `${paint(io, 'green', 'matched')}\n`
-            : `${paint(io, 'red', 'not matched')}\n`,
-        );
-        if (result.note !== undefined) io.stdout(`${result.note}\n`);
-        if (flags.explain && result.terms.length > 0) {
-          const rows = result.terms.map((t) => [
-            t.ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAIL'),
-            escapeControl(t.requirement, true),
-            t.actual === null ? '(absent)' : JSON.stringify(t.actual),
-          ]);
-          io.stdout(renderTable([['RESULT', 'REQUIREMENT', 'ACTUAL'], ...rows]));
-        }
+        printMatch(explain(selector, labels), flags, io);
       },
     ),
   );
+}
 
+function overlapCommand(program: Command, { io, stdin, guard }: Session): void {
   syntaxOptions(
     configureSubcommand(program.command('overlap'), io)
       .description(
@@ -248,7 +274,9 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
       else io.stdout(`disjoint: ${escapeControl(result.proof.reason, true)}\n`);
     }),
   );
+}
 
+function subsumesCommand(program: Command, { io, stdin, guard }: Session): void {
   syntaxOptions(
     configureSubcommand(program.command('subsumes'), io)
       .description('does A match every label set B matches? prints a counterexample when not')
@@ -276,7 +304,18 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
         );
     }),
   );
+}
 
+export async function run(args: readonly string[], io: SelectorIO): Promise<number> {
+  const exit: { code: number } = { code: EXIT.ok };
+  const program = createProgram(
+    'labelwise selector',
+    'Parse, match, explain and compare label selectors.',
+    io,
+  );
+  const session = sessionOf(io, exit);
+  for (const register of [parseCommand, matchCommand, overlapCommand, subsumesCommand])
+    register(program, session);
   program.addHelpText(
     'after',
     "\nExample:\n  labelwise selector match 'app=web,env!=dev' --labels 'app=web' --explain",

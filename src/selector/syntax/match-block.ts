@@ -66,88 +66,126 @@ function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
+/** What reading the forms of one block gathers. */
+interface BlockTerms {
+  requirements: Requirement[];
+  errors: LabelwiseError[];
+  warnings: LabelwiseError[];
+  /** An empty `oneOf` list: the block can never match. */
+  never: boolean;
+}
+
+function failTo(terms: BlockTerms): (path: string, message: string) => void {
+  return (path, message) => {
+    terms.errors.push(new LabelwiseError('SELECTOR_INVALID_MATCH', message, { source: { path } }));
+  };
+}
+
 /** Converts a match block into the model, collecting every problem. Never throws. */
 export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}): MatchBlockResult {
   const base = options.path ?? 'match';
-  const errors: LabelwiseError[] = [];
-  const warnings: LabelwiseError[] = [];
-  const fail = (path: string, message: string): void => {
-    errors.push(new LabelwiseError('SELECTOR_INVALID_MATCH', message, { source: { path } }));
-  };
-  if (block === null || block === undefined) return result(EVERYTHING, errors, warnings);
+  const terms: BlockTerms = { requirements: [], errors: [], warnings: [], never: false };
+  if (block === null || block === undefined) return result(EVERYTHING, [], []);
   if (!isPlainObject(block)) {
-    fail(base, 'match must be a mapping of labels, oneOf, noneOf, has and missing');
-    return result(undefined, errors, warnings);
+    failTo(terms)(base, 'match must be a mapping of labels, oneOf, noneOf, has and missing');
+    return result(undefined, terms.errors, terms.warnings);
   }
-  const requirements: Requirement[] = [];
-  let never = false;
-  for (const [form, body] of Object.entries(block)) {
-    const path = `${base}.${form}`;
-    switch (form) {
-      case 'labels':
-        readMapping(body, path, fail, (key, value, at) => {
-          const text = scalarText(value);
-          if (text === undefined) fail(at, `${form}.${key} must be a scalar value`);
-          else requirements.push(requirement(key, 'In', [text], { path: at }));
-        });
-        break;
-      case 'oneOf':
-      case 'noneOf':
-        readMapping(body, path, fail, (key, value, at) => {
-          if (!Array.isArray(value)) {
-            fail(at, `${form}.${key} must be a list of values`);
-            return;
-          }
-          const texts = value.map(scalarText);
-          if (texts.some((text) => text === undefined)) {
-            fail(at, `${form}.${key} must list scalar values`);
-            return;
-          }
-          if (texts.length === 0) {
-            warnings.push(
-              new LabelwiseError(
-                'SELECTOR_EMPTY_MATCH_LIST',
-                form === 'oneOf'
-                  ? `${form}.${key} is empty, so this matcher can never match`
-                  : `${form}.${key} is empty, so this term always holds`,
-                { source: { path: at } },
-              ),
-            );
-            if (form === 'oneOf') never = true;
-            return;
-          }
-          requirements.push(
-            requirement(key, form === 'oneOf' ? 'In' : 'NotIn', texts as string[], { path: at }),
-          );
-        });
-        break;
-      case 'has':
-      case 'missing':
-        if (!Array.isArray(body)) {
-          fail(path, `${form} must be a list of label keys`);
-          break;
-        }
-        body.forEach((key: unknown, index) => {
-          const at = `${path}[${index}]`;
-          if (typeof key !== 'string' || key === '') fail(at, `${form} entries must be label keys`);
-          else
-            requirements.push(
-              requirement(key, form === 'has' ? 'Exists' : 'DoesNotExist', [], { path: at }),
-            );
-        });
-        break;
-      default:
-        fail(path, `match has no field ${quote(form)}`);
-    }
-  }
-  const parsed = selectorOf(requirements);
+  for (const [form, body] of Object.entries(block)) readForm(form, body, `${base}.${form}`, terms);
+  const parsed = selectorOf(terms.requirements);
   // Validate every well-formed term even when another form is malformed or an empty oneOf makes
   // the block Nothing: a bad key elsewhere is still the user's mistake and is reported now, not
   // after the first error is fixed.
   if (options.profile !== 'none')
-    errors.push(...validateSelector(parsed, options.profile ?? 'datum'));
-  const selector = never ? NOTHING : parsed;
-  return result(selector, errors, warnings);
+    for (const error of validateSelector(parsed, options.profile ?? 'datum'))
+      terms.errors.push(error);
+  return result(terms.never ? NOTHING : parsed, terms.errors, terms.warnings);
+}
+
+function readForm(form: string, body: unknown, path: string, terms: BlockTerms): void {
+  switch (form) {
+    case 'labels':
+      readLabelsForm(body, path, terms);
+      return;
+    case 'oneOf':
+    case 'noneOf':
+      readListForm(form, body, path, terms);
+      return;
+    case 'has':
+    case 'missing':
+      readKeysForm(form, body, path, terms);
+      return;
+    default:
+      failTo(terms)(path, `match has no field ${quote(form)}`);
+  }
+}
+
+/** `labels: {k: v}`: each entry is `k In [v]`. */
+function readLabelsForm(body: unknown, path: string, terms: BlockTerms): void {
+  const fail = failTo(terms);
+  readMapping(body, path, fail, (key, value, at) => {
+    const text = scalarText(value);
+    if (text === undefined) fail(at, `labels.${key} must be a scalar value`);
+    else terms.requirements.push(requirement(key, 'In', [text], { path: at }));
+  });
+}
+
+/** `oneOf`/`noneOf: {k: [v, …]}`: `In`/`NotIn`; an empty list is legal and warned about. */
+function readListForm(
+  form: 'oneOf' | 'noneOf',
+  body: unknown,
+  path: string,
+  terms: BlockTerms,
+): void {
+  const fail = failTo(terms);
+  readMapping(body, path, fail, (key, value, at) => {
+    if (!Array.isArray(value)) {
+      fail(at, `${form}.${key} must be a list of values`);
+      return;
+    }
+    const texts = value.map(scalarText);
+    if (texts.some((text) => text === undefined)) {
+      fail(at, `${form}.${key} must list scalar values`);
+      return;
+    }
+    if (texts.length === 0) {
+      terms.warnings.push(
+        new LabelwiseError(
+          'SELECTOR_EMPTY_MATCH_LIST',
+          form === 'oneOf'
+            ? `${form}.${key} is empty, so this matcher can never match`
+            : `${form}.${key} is empty, so this term always holds`,
+          { source: { path: at } },
+        ),
+      );
+      if (form === 'oneOf') terms.never = true;
+      return;
+    }
+    terms.requirements.push(
+      requirement(key, form === 'oneOf' ? 'In' : 'NotIn', texts as string[], { path: at }),
+    );
+  });
+}
+
+/** `has`/`missing: [k, …]`: `Exists`/`DoesNotExist`. */
+function readKeysForm(
+  form: 'has' | 'missing',
+  body: unknown,
+  path: string,
+  terms: BlockTerms,
+): void {
+  const fail = failTo(terms);
+  if (!Array.isArray(body)) {
+    fail(path, `${form} must be a list of label keys`);
+    return;
+  }
+  body.forEach((key: unknown, index) => {
+    const at = `${path}[${index}]`;
+    if (typeof key !== 'string' || key === '') fail(at, `${form} entries must be label keys`);
+    else
+      terms.requirements.push(
+        requirement(key, form === 'has' ? 'Exists' : 'DoesNotExist', [], { path: at }),
+      );
+  });
 }
 
 function readMapping(
