@@ -20,6 +20,7 @@ import { sortStrings } from '../labels.js';
 import type { ValidationProfile } from '../labels.js';
 import { EVERYTHING, NOTHING, requirement, selectorOf, validateSelector } from '../model.js';
 import type { Requirement, Selector } from '../model.js';
+import { pushAll } from '../../base/arrays.js';
 
 export const MATCH_FORMS = Object.freeze(['labels', 'oneOf', 'noneOf', 'has', 'missing'] as const);
 
@@ -145,7 +146,7 @@ export function fromMatchBlock(block: unknown, options: MatchBlockOptions = {}):
   // the block Nothing: a bad key elsewhere is still the user's mistake and is reported now, not
   // after the first error is fixed.
   if (options.profile !== 'none')
-    errors.push(...validateSelector(parsed, options.profile ?? 'datum'));
+    pushAll(errors, validateSelector(parsed, options.profile ?? 'datum'));
   const selector = never ? NOTHING : parsed;
   return result(selector, errors, warnings);
 }
