@@ -16,6 +16,7 @@ import { parseGoDuration } from './duration.js';
 import type { Notice } from './model.js';
 import { parseLogLevel, selectMode } from './mode.js';
 import type { LogLevel } from './mode.js';
+import { pushAll } from '../base/index.js';
 
 export type { LogLevel } from './mode.js';
 
@@ -115,7 +116,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
   }
 
   const { scope, scopeSource, notices: scopeNotices } = resolveScope(env);
-  notices.push(...scopeNotices);
+  pushAll(notices, scopeNotices);
 
   const extNetwork = get(env, 'ANCHORD_EXT_NETWORK').trim() || undefined;
   const extIface = get(env, 'ANCHORD_EXT_IFACE').trim() || 'eth0';

@@ -1,6 +1,7 @@
 // The shared edges every module uses: errors, diagnostics, terminal-safe text, YAML with
 // positions, the safe repository reader and the owned output writer. Written once, here.
 export { LabelwiseError, quote } from './errors.js';
+export { maxOf, pushAll } from './arrays.js';
 export type { SourceRef, ErrorKind } from './errors.js';
 export {
   compareDiagnostics,

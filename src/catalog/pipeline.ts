@@ -4,7 +4,7 @@
  * the CLI and the build stage do the reading and writing around it.
  */
 import { parseDocument } from 'yaml';
-import { diagnosticFromError, sortDiagnostics } from '../base/index.js';
+import { diagnosticFromError, pushAll, sortDiagnostics } from '../base/index.js';
 import type { Diagnostic, LabelwiseError } from '../base/index.js';
 import { runConformance } from './conformance/run-conformance.js';
 import type { CheckResult } from './conformance/model.js';
@@ -139,10 +139,10 @@ export function runCatalog(
     for (const service of loaded.services) {
       const result = renderService(service, context);
       rendered.push(result.rendered);
-      errors.push(...result.errors);
+      pushAll(errors, result.errors);
     }
     const emitted = emitFiles(rendered);
-    errors.push(...emitted.errors);
+    pushAll(errors, emitted.errors);
     files = emitted.files;
     if (schemas.upstream !== undefined)
       upstream = upstreamDiagnostics(rendered, loaded.services, schemas.upstream);

@@ -6,12 +6,13 @@
  */
 import { dirname, resolve as resolvePath } from 'node:path';
 import {
-  LabelwiseError,
-  RepoReader,
   diagnosticFromError,
   diagnosticsJson,
   escapeControl,
   isWithin,
+  LabelwiseError,
+  pushAll,
+  RepoReader,
   sortDiagnostics,
   writeOwnedDirectory,
 } from '../base/index.js';
@@ -101,7 +102,7 @@ async function render(io: CliIO, dir: string, flags: { out: string; json?: boole
   const result = runCatalog(input, catalogSchemas(), { apps: existing });
   const diagnostics = [...readerDiagnostics(reader, 0), ...result.diagnostics];
   if (out !== undefined && out.reader !== reader)
-    diagnostics.push(...readerDiagnostics(out.reader, 0));
+    pushAll(diagnostics, readerDiagnostics(out.reader, 0));
   const failed = result.checks.filter((c) => !c.ok);
   const counts = diagnosticsJson(diagnostics);
   const ok = counts.errors === 0;

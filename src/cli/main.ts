@@ -3,7 +3,7 @@
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
  */
-import { LabelwiseError, diagnosticFromError, diagnosticsJson } from '../base/index.js';
+import { LabelwiseError, diagnosticFromError, diagnosticsJson, maxOf } from '../base/index.js';
 import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
 import { formatError } from './format-error.js';
 import { VERSION } from './version.js';
@@ -47,7 +47,7 @@ const GROUPS: Readonly<
 export { VERSION };
 
 function usage(): string {
-  const width = Math.max(...Object.keys(GROUPS).map((name) => name.length));
+  const width = maxOf(Object.keys(GROUPS).map((name) => name.length));
   const lines = Object.entries(GROUPS).map(
     ([name, group]) => `  ${name.padEnd(width)}  ${group.summary}`,
   );

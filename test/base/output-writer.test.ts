@@ -103,15 +103,6 @@ test('a bad output path from a module is refused before anything is written', ()
     assert.deepEqual(readdirSync(dir), []);
   }));
 
-test('a lock held by a live process makes a writer wait, then refuse', () =>
-  withDir(async (dir) => {
-    writeFileSync(join(dir, '.out.labelwise-lock'), `${process.pid}\n`);
-    const code = await codeOf(
-      writeOwnedDirectory(join(dir, 'out'), { a: '1' }, { writer: 'test', lockTimeoutMs: 100 }),
-    );
-    assert.equal(code, 'OUT_LOCKED');
-  }));
-
 test('an I/O failure while writing is an error with exit 3, and nothing partial is left', () =>
   withDir(async (dir) => {
     const out = join(dir, 'out');

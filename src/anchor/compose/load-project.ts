@@ -17,7 +17,7 @@
  * 5. Per service, `env_file:` files (relative to the project directory) under `environment:`.
  */
 import { posix } from 'node:path';
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { applyResets, mergeNodes } from './compose-merge.js';
 import type { MergeProblem } from './compose-merge.js';
@@ -135,7 +135,7 @@ export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResu
 
   // 4. Profiles, 5. env files, and the model.
   const project = projectModel(name, merged as MapNode, options, context);
-  diagnostics.push(...fs.diagnostics.slice(before));
+  pushAll(diagnostics, fs.diagnostics.slice(before));
   return { project, diagnostics };
 }
 

@@ -10,30 +10,41 @@
  *
  * The new tree is staged beside the target and swapped in by rename, so a failure or an
  * interrupt never leaves a half-written tree and the previous output stays intact until the
- * swap. Concurrent runs to one target are serialised by a lock file; stages and locks left by
- * processes that died are swept.
+ * swap. A target that is a mount point cannot be renamed: there the stage lives inside it and
+ * its contents are swapped instead, with the same promise (output-swap.ts). Concurrent runs to
+ * one target are serialised by a lock file; stages and locks left by processes that died (or
+ * by an earlier process with the same PID) are swept (output-lock.ts).
  */
 import type { Code } from '../codes.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import {
-  lstat,
-  mkdir,
-  open,
-  readFile,
-  readdir,
-  realpath,
-  rename,
-  rm,
-  writeFile,
-} from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { LabelwiseError } from '../errors.js';
 import { compareText, escapeControl } from '../text.js';
+import {
+  acquireLock,
+  holderAlive,
+  holderName,
+  holds,
+  parseHolderName,
+  release,
+  selfHolder,
+} from './output-lock.js';
+import type { Holder } from './output-lock.js';
+import {
+  INSIDE_LOCK,
+  INSIDE_PREFIX,
+  MANIFEST,
+  isMountPoint,
+  isWriterEntry,
+  swapBeside,
+  swapInside,
+  sweepInside,
+} from './output-swap.js';
 import { isSystemPath, isWithin } from './repo-reader.js';
 
-/** The manifest's name inside an output directory. */
-export const MANIFEST = '.labelwise-manifest.json';
+export { MANIFEST };
 const MANIFEST_FORMAT = 'labelwise-output/v1';
 
 export interface OwnedWriteOptions {
@@ -110,16 +121,6 @@ async function lstatOrUndefined(path: string) {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -204,6 +205,7 @@ async function listTree(dir: string): Promise<{ path: string; kind: 'file' | 'di
   const walk = async (abs: string, rel: string): Promise<void> => {
     const entries = await readdir(abs, { withFileTypes: true });
     for (const entry of entries) {
+      if (rel === '' && isWriterEntry(entry.name)) continue;
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
         out.push({ path, kind: 'dir' });
@@ -253,17 +255,17 @@ export async function foreignFiles(dir: string): Promise<string[]> {
   return foreign.sort(compareText);
 }
 
-/** Files of stages and locks, keyed by the target's name, that belong to this writer. */
+/** Files of stages and locks beside a target, keyed by the target's name. */
 function stagePrefix(name: string): string {
   return `.${name}.labelwise-stage-`;
 }
 
 /**
- * Removes the stages of dead processes. A stage ending in `-old` is a previous output a dead
- * run had moved aside but not yet replaced: when the target is missing it is put back, never
- * deleted, so an interrupted swap cannot lose the last good output.
+ * Removes the beside-mode stages of dead writers. A stage ending in `-old` is a previous output
+ * a dead run had moved aside but not yet replaced: when the target is missing it is put back,
+ * never deleted, so an interrupted swap cannot lose the last good output.
  */
-async function sweepStale(parent: string, name: string): Promise<void> {
+async function sweepBeside(parent: string, name: string): Promise<void> {
   let entries: string[];
   try {
     entries = await readdir(parent);
@@ -273,8 +275,8 @@ async function sweepStale(parent: string, name: string): Promise<void> {
   const prefix = stagePrefix(name);
   for (const entry of entries.sort(compareText)) {
     if (!entry.startsWith(prefix)) continue;
-    const pid = Number(entry.slice(prefix.length).split('-')[0]);
-    if (processAlive(pid)) continue;
+    const segment = entry.slice(prefix.length).split('-')[0] ?? '';
+    if (holderAlive(parseHolderName(segment))) continue;
     const path = join(parent, entry);
     if (entry.endsWith('-old') && (await lstatOrUndefined(join(parent, name))) === undefined)
       await rename(path, join(parent, name));
@@ -282,30 +284,94 @@ async function sweepStale(parent: string, name: string): Promise<void> {
   }
 }
 
-async function acquireLock(lock: string, timeoutMs: number, shown: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** Where one write keeps its lock and its stage: beside the target, or inside a mount point. */
+interface Layout {
+  readonly inside: boolean;
+  readonly lock: string;
+  readonly stage: string;
+}
+
+function layoutOf(real: string, inside: boolean, holder: Holder): Layout {
+  const id = holderName(holder);
+  if (inside)
+    return { inside, lock: join(real, INSIDE_LOCK), stage: join(real, `${INSIDE_PREFIX}${id}`) };
+  const parent = dirname(real);
+  const name = basename(real);
+  return {
+    inside,
+    lock: join(parent, `.${name}.labelwise-lock`),
+    stage: join(parent, `${stagePrefix(name)}${id}`),
+  };
+}
+
+/** Refuses a target holding files labelwise did not write. */
+async function refuseForeign(real: string, shown: string): Promise<void> {
+  const foreign = await foreignFiles(real);
+  if (foreign.length === 0) return;
+  const listed = foreign
+    .slice(0, 10)
+    .map((f) => escapeControl(f, true))
+    .join(', ');
+  const more = foreign.length > 10 ? ` and ${foreign.length - 10} more` : '';
+  throw new LabelwiseError(
+    'OUT_NOT_OURS',
+    `refusing to replace ${shown}: it holds files labelwise did not write: ${listed}${more}`,
+    { hint: 'move them away, or choose a new or empty directory', kind: 'unavailable' },
+  );
+}
+
+/** Writes `paths` of `files` and their manifest into the new directory `stage`. */
+async function writeStage(
+  stage: string,
+  files: Readonly<Record<string, string | Uint8Array>>,
+  paths: readonly string[],
+  writer: string,
+): Promise<void> {
+  const manifest: Manifest = { format: MANIFEST_FORMAT, writer, files: {} };
+  await mkdir(stage);
+  const made = new Set<string>();
+  for (const path of paths) {
+    const content = files[path] as string | Uint8Array;
+    const dir = posix.dirname(path);
+    if (dir !== '.' && !made.has(dir)) {
+      await mkdir(join(stage, ...dir.split('/')), { recursive: true });
+      made.add(dir);
+    }
     try {
-      const handle = await open(lock, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return;
+      await writeFile(join(stage, ...path.split('/')), content);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      throw Object.assign(error as Error, { outputPath: path });
     }
-    const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-    if (holder !== 0 && !processAlive(holder)) {
-      await rm(lock, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline)
-      throw unavailable(
-        'OUT_LOCKED',
-        `another labelwise run (pid ${holder || 'unknown'}) is writing ${shown}`,
-        'wait for it to finish, or write elsewhere',
-      );
-    await new Promise((done) => setTimeout(done, 25 + Math.random() * 50));
+    manifest.files[path] = sha256(content);
   }
+  await writeFile(join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** The I/O error of a write as the one line a user sees, naming the output file when known. */
+function writeFailure(error: unknown, flag: string, shown: string): LabelwiseError {
+  if (error instanceof LabelwiseError) return error;
+  const file = (error as { outputPath?: string }).outputPath;
+  const at = file === undefined ? '' : ` (file ${escapeControl(file, true)})`;
+  return unavailable('OUT_UNWRITABLE', `cannot write ${flag} ${shown}${at}: ${errnoText(error)}`);
+}
+
+/** Takes the lock, sweeps what dead writers left, refuses foreign files, stages and swaps. */
+async function writeLocked(
+  real: string,
+  layout: Layout,
+  holder: Holder,
+  files: Readonly<Record<string, string | Uint8Array>>,
+  paths: readonly string[],
+  options: OwnedWriteOptions & { readonly shown: string },
+): Promise<void> {
+  await acquireLock(layout.lock, holder, options.lockTimeoutMs ?? 60_000, options.shown);
+  if (layout.inside) await sweepInside(real);
+  else await sweepBeside(dirname(real), basename(real));
+  const existing = await lstatOrUndefined(real);
+  if (existing !== undefined) await refuseForeign(real, options.shown);
+  await writeStage(layout.stage, files, paths, options.writer);
+  if (layout.inside) await swapInside(layout.stage, real, layout.stage);
+  else await swapBeside(layout.stage, real, `${layout.stage}-old`, existing !== undefined);
 }
 
 /**
@@ -318,27 +384,26 @@ export async function writeOwnedDirectory(
   options: OwnedWriteOptions,
 ): Promise<{ readonly files: number; readonly directory: string }> {
   const shown = escapeControl(target, true);
+  const flag = options.flag ?? '--out';
   const paths = Object.keys(files).map(checkOutputPath).sort(compareText);
   const real = await checkOutputTarget(target, options);
-  const parent = dirname(real);
-  const name = basename(real);
   try {
-    await mkdir(parent, { recursive: true });
+    await mkdir(dirname(real), { recursive: true });
   } catch (error) {
     throw unavailable(
       'OUT_UNWRITABLE',
-      `cannot create the parent of ${options.flag ?? '--out'} ${shown}: ${errnoText(error)}`,
+      `cannot create the parent of ${flag} ${shown}: ${errnoText(error)}`,
     );
   }
-  const lock = join(parent, `.${name}.labelwise-lock`);
-  const stage = join(
-    parent,
-    `${stagePrefix(name)}${process.pid}-${randomBytes(4).toString('hex')}`,
-  );
-  const old = `${stage}-old`;
+  const existing = await lstatOrUndefined(real);
+  const inside = existing !== undefined && (await isMountPoint(real).catch(() => false));
+  const holder = selfHolder();
+  const layout = layoutOf(real, inside, holder);
   const cleanUp = (): void => {
-    rmSync(stage, { recursive: true, force: true });
-    rmSync(lock, { force: true });
+    rmSync(layout.stage, { recursive: true, force: true });
+    // Only a lock this write took is removed: a refusal for a lock held by another run leaves it.
+    if (holds(holder)) rmSync(layout.lock, { force: true });
+    release(holder);
   };
   const onSignal = (signal: NodeJS.Signals): void => {
     cleanUp();
@@ -346,64 +411,13 @@ export async function writeOwnedDirectory(
     process.removeListener('SIGTERM', onSignal);
     process.kill(process.pid, signal);
   };
-  try {
-    await acquireLock(lock, options.lockTimeoutMs ?? 60_000, shown);
-  } catch (error) {
-    if (error instanceof LabelwiseError) throw error;
-    throw unavailable(
-      'OUT_UNWRITABLE',
-      `cannot write ${options.flag ?? '--out'} ${shown}: ${errnoText(error)}`,
-    );
-  }
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await sweepStale(parent, name);
-    const existing = await lstatOrUndefined(real);
-    if (existing !== undefined) {
-      const foreign = await foreignFiles(real);
-      if (foreign.length > 0) {
-        const listed = foreign
-          .slice(0, 10)
-          .map((f) => escapeControl(f, true))
-          .join(', ');
-        const more = foreign.length > 10 ? ` and ${foreign.length - 10} more` : '';
-        throw new LabelwiseError(
-          'OUT_NOT_OURS',
-          `refusing to replace ${shown}: it holds files labelwise did not write: ${listed}${more}`,
-          { hint: 'move them away, or choose a new or empty directory', kind: 'unavailable' },
-        );
-      }
-    }
-    const manifest: Manifest = { format: MANIFEST_FORMAT, writer: options.writer, files: {} };
-    await mkdir(stage);
-    const made = new Set<string>();
-    for (const path of paths) {
-      const content = files[path] as string | Uint8Array;
-      const dir = posix.dirname(path);
-      if (dir !== '.' && !made.has(dir)) {
-        await mkdir(join(stage, ...dir.split('/')), { recursive: true });
-        made.add(dir);
-      }
-      await writeFile(join(stage, ...path.split('/')), content);
-      manifest.files[path] = sha256(content);
-    }
-    await writeFile(join(stage, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-    if (existing !== undefined) await rename(real, old);
-    try {
-      await rename(stage, real);
-    } catch (error) {
-      if (existing !== undefined) await rename(old, real);
-      throw error;
-    }
-    if (existing !== undefined) await rm(old, { recursive: true, force: true });
+    await writeLocked(real, layout, holder, files, paths, { ...options, shown });
     return { files: paths.length, directory: real };
   } catch (error) {
-    if (error instanceof LabelwiseError) throw error;
-    throw unavailable(
-      'OUT_UNWRITABLE',
-      `cannot write ${options.flag ?? '--out'} ${shown}: ${errnoText(error)}`,
-    );
+    throw writeFailure(error, flag, shown);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

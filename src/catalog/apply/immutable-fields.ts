@@ -7,7 +7,7 @@
  * Pure: both sides are passed in.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseYamlDocument } from '../../base/index.js';
+import { parseYamlDocument, pushAll } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { objectFileName } from '../output/emit.js';
 import type { KubeObject, RenderedService, ResolvedService } from '../types.js';
@@ -143,7 +143,7 @@ export function immutableChanges(
       // A checked-in file that does not parse is the golden diff's to report, not this check's.
       const { document } = parseYamlDocument(text, { file });
       if (document === undefined) continue;
-      out.push(...compareObject(document.value, object, file));
+      pushAll(out, compareObject(document.value, object, file));
     }
   }
   return out;

@@ -20,6 +20,7 @@ import type { KubeObject } from '../types.js';
 import type { SelectorRead } from './cilium-labels.js';
 import { entitySelectors, peerSelector, subjectSelector } from './cilium-labels.js';
 import { asArray, asRecord, describeObject, field } from './model.js';
+import { pushAll } from '../../base/index.js';
 
 export type Proto = 'TCP' | 'UDP' | 'SCTP';
 export const PROTOCOLS: readonly Proto[] = ['TCP', 'UDP', 'SCTP'];
@@ -119,7 +120,7 @@ function parsePorts(
     const list = field(rule, 'ports');
     if (list === undefined || asArray(list).length === 0) all = true;
     asArray(list).forEach((p, j) =>
-      ports.push(...parsePort(p, `${where}[${i}].ports[${j}]`, problems)),
+      pushAll(ports, parsePort(p, `${where}[${i}].ports[${j}]`, problems)),
     );
     for (const d of asArray(field(rule, 'rules', 'dns'))) {
       const name = field(d, 'matchName');

@@ -20,6 +20,7 @@ import type { Endpoint } from './endpoints.js';
 import { endpointsOf } from './endpoints.js';
 import type { PortSet } from './port-sets.js';
 import { ALL_PORTS, intersectPorts, normalizePorts, subtractPorts } from './port-sets.js';
+import { pushAll } from '../../base/index.js';
 
 export interface Flow {
   readonly from: Endpoint;
@@ -107,8 +108,8 @@ function allowed(side: Side | undefined, peer: Endpoint, destination: Endpoint):
   const deny: PortRange[] = [];
   for (const rule of side.rules) {
     if (!ruleMatches(rule, peer, side.dns)) continue;
-    if (rule.verdict === 'allow') allow.push(...portsFor(rule, destination));
-    else deny.push(...portsFor(rule, destination));
+    if (rule.verdict === 'allow') pushAll(allow, portsFor(rule, destination));
+    else pushAll(deny, portsFor(rule, destination));
   }
   allow = normalizePorts(allow);
   return deny.length === 0 ? allow : subtractPorts(allow, deny);

@@ -13,6 +13,7 @@ import { compileRules, evaluateRules } from './cel-rules.js';
 import type { SchemaNode } from './strict-schema.js';
 import type { DefaultsTree } from './strict-schema.js';
 import { compileDefaults, crdVersionSchema, strictSchema, withDefaults } from './strict-schema.js';
+import { pushAll } from '../../base/index.js';
 
 /** One entry of `catalog/crds/SOURCES.json`, with its parsed document. */
 export interface UpstreamSchemaSource {
@@ -168,7 +169,7 @@ export function validateUpstream(
     const templates = isNode(object.spec) ? object.spec.dataVolumeTemplates : undefined;
     if (dataVolume !== undefined && Array.isArray(templates))
       templates.forEach((template, i) =>
-        problems.push(...check(dataVolume, template, name, `spec.dataVolumeTemplates[${i}]`)),
+        pushAll(problems, check(dataVolume, template, name, `spec.dataVolumeTemplates[${i}]`)),
       );
   }
   return problems;

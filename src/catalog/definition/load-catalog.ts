@@ -24,6 +24,7 @@ import { validateAgainstSchema } from './schema-validate.js';
 import type { Platform, ResolvedService } from '../types.js';
 import type { YamlSource } from './yaml-source.js';
 import { formatPath, parseYamlSource } from './yaml-source.js';
+import { pushAll } from '../../base/index.js';
 
 /** One file's text, named by its repository-relative path. */
 export interface SourceFile {
@@ -260,11 +261,11 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
       source.errors.length > 0
         ? [...source.errors]
         : validateAgainstSchema(source, schemas.platform);
-    errors.push(...problems);
+    pushAll(errors, problems);
     if (problems.length === 0) {
       const resolved = resolvePlatform(source.value);
       const refused = platformRules(source, resolved);
-      errors.push(...refused);
+      pushAll(errors, refused);
       if (refused.length === 0) platform = resolved;
     }
   }
@@ -286,13 +287,13 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
   )) {
     const source = parseYamlSource(definition.file, definition.text);
     if (source.errors.length > 0) {
-      errors.push(...source.errors);
+      pushAll(errors, source.errors);
       markFailed(definition.file, undefined);
       continue;
     }
     const schemaErrors = validateAgainstSchema(source, schemas.serviceDefinition);
     if (schemaErrors.length > 0) {
-      errors.push(...schemaErrors);
+      pushAll(errors, schemaErrors);
       markFailed(definition.file, source.value);
       continue;
     }
@@ -317,8 +318,8 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     fileOf.set(name, definition.file);
     if (platform === undefined) continue; // cross-field rules need the platform
     const result = resolveService(source, platform);
-    errors.push(...result.errors);
-    warnings.push(...result.warnings);
+    pushAll(errors, result.errors);
+    pushAll(warnings, result.warnings);
     if (result.service !== undefined) {
       services.push(result.service);
       sources.set(name, source);
@@ -333,10 +334,10 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
     for (const service of services) failed.delete(service.name);
     const resolution = resolveNamedDependencies(services, named, sources, platform, failed);
     services = resolution.services;
-    errors.push(...resolution.errors);
+    pushAll(errors, resolution.errors);
     const cross = crossServiceRules(services, sources, platform, failed, resolution.indexOf);
-    errors.push(...cross.errors);
-    warnings.push(...cross.warnings);
+    pushAll(errors, cross.errors);
+    pushAll(warnings, cross.warnings);
   }
   return { platform, services, errors, warnings };
 }

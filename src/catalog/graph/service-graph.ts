@@ -4,6 +4,7 @@
  * and egress class. `serviceGraph` gives the data; `serviceGraphSvg` draws it as one
  * self-contained SVG string: no scripts, no external references, every text escaped.
  */
+import { maxOf } from '../../base/index.js';
 import type { Flow, Reachability } from '../conformance/reachability.js';
 import { formatPorts, unionPorts } from '../conformance/port-sets.js';
 import type { PortSet } from '../conformance/port-sets.js';
@@ -183,7 +184,10 @@ export function serviceGraphSvg(graph: ServiceGraph): string {
   const placed = layout(graph);
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const width = 20 + 3 * NODE_W + 2 * COL_GAP + 80;
-  const rows = Math.max(1, ...placed.map((p) => (p.y - 40) / (NODE_H + ROW_GAP) + 1));
+  const rows = maxOf(
+    placed.map((p) => (p.y - 40) / (NODE_H + ROW_GAP) + 1),
+    1,
+  );
   const height = 40 + rows * (NODE_H + ROW_GAP) + 40;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="sans-serif" role="img" aria-label="service graph">`,

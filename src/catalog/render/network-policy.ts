@@ -15,6 +15,7 @@ import {
 } from './labels.js';
 import { dnsEgressRule } from './namespace.js';
 import { clientPorts, gatewayPorts, lanPorts } from './ports.js';
+import { pushAll } from '../../base/index.js';
 
 const toPorts = (ports: readonly Pick<PortSpec, 'port' | 'protocol'>[]) => [
   { ports: ports.map((p) => ({ port: String(p.port), protocol: p.protocol })) },
@@ -116,7 +117,7 @@ export function workloadPolicy(service: ResolvedService, platform: Platform): Ci
       toPorts: toPorts([dependency]),
     });
   }
-  if (issuer !== undefined) egress.push(...fqdnEgressRules([issuer]));
+  if (issuer !== undefined) pushAll(egress, fqdnEgressRules([issuer]));
   // VPN class: no `world` allow here. The pod's only way out is the egress gateway, whose
   // kill-switch and allow rules live outside the workload (fail closed).
   if (service.egress === 'internet') egress.push({ toEntities: ['world'] });

@@ -14,6 +14,7 @@ import { lanService, service as serviceObject } from './service.js';
 import { storageObjects } from './storage.js';
 import { virtualMachine } from './vm.js';
 import { deployment, disruptionBudget, statefulSet } from './workload.js';
+import { pushAll } from '../../base/index.js';
 
 /** Anything that can check itself and become plain data: the typed models, or a wrapped VM. */
 interface Emittable {
@@ -87,7 +88,8 @@ export function renderService(
   if (svc !== undefined) models.push(svc);
   const lan = lanService(service, platform);
   if (lan !== undefined) models.push(lan);
-  models.push(...routes(service, platform), workloadPolicy(service, platform));
+  pushAll(models, routes(service, platform));
+  models.push(workloadPolicy(service, platform));
   const importer = importerPolicy(service, platform);
   if (importer !== undefined) models.push(importer);
   if (service.egress === 'vpn') models.push(vpnEgressPolicy(service, platform));

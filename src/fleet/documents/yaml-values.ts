@@ -4,7 +4,7 @@
  * (they make one edit change many places silently); anchors alone are harmless.
  */
 import { LineCounter, isAlias, isMap, isScalar, isSeq } from 'yaml';
-import { parseYamlDocuments } from '../../base/index.js';
+import { parseYamlDocuments, pushAll } from '../../base/index.js';
 import type { Node } from 'yaml';
 
 /** A scalar with its literal text. `quoted` covers quoted, block (`|`, `>`) and `!!str` scalars. */
@@ -96,7 +96,7 @@ export function readYaml(bytes: Uint8Array | string, file = ''): YamlFile {
     const docProblems: YamlProblem[] = [];
     const value = convert(contents as Node, lineOf, docProblems);
     if (docProblems.length > 0 || value === undefined) {
-      problems.push(...docProblems);
+      pushAll(problems, docProblems);
       continue;
     }
     documents.push({ value, line: value.line });

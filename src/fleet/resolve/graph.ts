@@ -3,7 +3,7 @@
  * self-dependencies, cycles (with their path), and a deterministic order: topological, ties
  * broken by reference string. `requires`, `restartOn` and `reloadOn` all order their target first.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 
 export interface GraphNode {
   readonly ref: string;
@@ -125,7 +125,7 @@ export function analyseIndexed(
       const cycle = findCycle(start, successors, component);
       if (cycle !== undefined) cycles.push(cycle);
     }
-    order.push(...rest);
+    pushAll(order, rest);
   }
   return { order, cycles };
 }

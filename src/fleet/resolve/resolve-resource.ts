@@ -26,6 +26,7 @@ import { substitute } from './placeholders.js';
 import type { ResolvedEntry } from './prepare.js';
 import { protectedTargetProblem } from './protected-targets.js';
 import { checkResource } from './resource-checks.js';
+import { pushAll } from '../../base/index.js';
 
 /** One layer's document for a reference. */
 export interface Contribution {
@@ -304,7 +305,7 @@ function fill(
         const result = substitute(item, host, labels);
         if (!result.ok) return result;
         out.push(result.value);
-        used.push(...result.used);
+        pushAll(used, result.used);
       }
     }
     return { ok: true, value: out, used };

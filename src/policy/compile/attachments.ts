@@ -3,7 +3,7 @@
  * routes from HttpRouteBindings (nested groups flattened), and every policy by target. Built
  * once per model; the per-(pod, port) compilation only looks things up.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import type { Code } from '../../base/codes.js';
 import { labelsFrom, matches } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
@@ -82,7 +82,7 @@ export class Attachments {
       push(this.rewritesByTarget, targetKey(r.meta.namespace, r.target), r);
     for (const list of this.rewritesByTarget.values())
       list.sort((a, b) => compareRoutes(metaOrder(a), metaOrder(b)));
-    this.problems.push(...droppedObjectProblems(resources, this.servers));
+    pushAll(this.problems, droppedObjectProblems(resources, this.servers));
   }
 
   /** Accepted HTTPRoutes/GRPCRoutes of a Server, in tie order. */
@@ -270,7 +270,7 @@ export class Attachments {
         this.flatten(binding, group, groups, labelsFrom({}), [], out);
       }
       const list = this.extensionByServer.get(serverKey) ?? [];
-      list.push(...out);
+      pushAll(list, out);
       this.extensionByServer.set(serverKey, list);
     }
   }

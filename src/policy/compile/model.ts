@@ -4,7 +4,7 @@
  * send the pod's proxy (docs/policy.md, "How a request is decided"). Server-level work is shared by every pod a Server
  * selects; per-pod work is only the probe route.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import { LabelwiseError } from '../../base/errors.js';
 import { SelectorIndex, matches } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
@@ -104,10 +104,10 @@ export class PolicyModel {
       index.add(server, server.podSelector);
     }
     this.attachments = new Attachments(resources);
-    this.problems.push(...this.attachments.problems);
+    pushAll(this.problems, this.attachments.problems);
     this.policies = new PolicyIndex(resources, settings, this.attachments.rejections);
     for (const pod of resources.pods) {
-      this.problems.push(...annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
+      pushAll(this.problems, annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
     }
   }
 

@@ -5,7 +5,7 @@
  * FIFOs) are skipped, and files over the size limit are refused. Everything after this is pure.
  */
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { LabelwiseError, RepoReader, isWithin } from '../../base/index.js';
+import { isWithin, LabelwiseError, pushAll, RepoReader } from '../../base/index.js';
 import type { Diagnostic, RepoReaderOptions } from '../../base/index.js';
 import { readResources } from '../resources/load.js';
 import type { YamlDoc } from '../resources/yaml-docs.js';
@@ -104,8 +104,8 @@ export async function loadPolicyDir(dir: string, options: LoadOptions = {}): Pro
     const text = reader.readText(file);
     if (text === undefined) continue;
     const parsed = parseYamlDocs(text, show(file));
-    docs.push(...parsed.docs);
-    problems.push(...parsed.problems);
+    pushAll(docs, parsed.docs);
+    pushAll(problems, parsed.problems);
   }
   const readProblems: Diagnostic[] = reader.diagnostics.map((d) =>
     d.file === undefined ? d : { ...d, file: show(d.file) },

@@ -12,7 +12,7 @@
  * becomes a list of selectors over the same labels (an OR of ANDs), so whether it admits a whole
  * column is `subsumes` and whether it admits part of one is `overlap`.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import { requirement, selectorOf } from '../../selector/index.js';
 import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
@@ -151,7 +151,7 @@ function patternsOf(model: PolicyModel): string[] {
   const out: string[] = [];
   const r = model.resources;
   for (const m of r.meshTLSAuthentications) {
-    out.push(...m.identities);
+    pushAll(out, m.identities);
     for (const ref of m.identityRefs)
       if (ref.kind === 'ServiceAccount' && ref.name !== '*')
         out.push(`${ref.name}.${ref.namespace}.${trustRoot(model.settings)}`);
@@ -164,7 +164,7 @@ function patternsOf(model: PolicyModel): string[] {
   for (const sa of r.serverAuthorizations) {
     const mesh = sa.client.meshTLS;
     if (mesh === undefined) continue;
-    out.push(...mesh.identities);
+    pushAll(out, mesh.identities);
     for (const ref of mesh.serviceAccounts)
       out.push(`${ref.name}.${ref.namespace}.${trustRoot(model.settings)}`);
   }

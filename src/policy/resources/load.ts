@@ -3,7 +3,7 @@
  * each object (every problem collected, with file, line and path), and sort the result so the
  * output never depends on file order.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import type {
   ObjectMeta,
   PolicyProblem,
@@ -176,7 +176,7 @@ export function readResources(docs: readonly YamlDoc[]): {
         [],
         'a document must be a Kubernetes object (a mapping with apiVersion and kind)',
       );
-      problems.push(...ctx.problems);
+      pushAll(problems, ctx.problems);
       continue;
     }
     const kind = ctx.string(['kind']);
@@ -187,7 +187,7 @@ export function readResources(docs: readonly YamlDoc[]): {
         ['items'],
         'kind List is not read; write one object per YAML document',
       );
-      problems.push(...ctx.problems);
+      pushAll(problems, ctx.problems);
       continue;
     }
     if (kind !== undefined && apiVersion !== undefined && unsupportedVersion(kind, apiVersion)) {
@@ -217,12 +217,12 @@ export function readResources(docs: readonly YamlDoc[]): {
       continue;
     }
     if (kind === undefined || apiVersion === undefined || !accepts(kind, apiVersion)) {
-      problems.push(...ctx.problems);
+      pushAll(problems, ctx.problems);
       continue;
     }
     const meta = readMeta(ctx, kind, apiVersion, kind !== 'Namespace');
     if (meta === undefined) {
-      problems.push(...ctx.problems);
+      pushAll(problems, ctx.problems);
       continue;
     }
     // Objects are identified by group, kind, namespace and name: an HTTPRoute in
@@ -235,7 +235,7 @@ export function readResources(docs: readonly YamlDoc[]): {
         ['metadata', 'name'],
         `${ctx.object} is defined twice; the first definition (${first.at}) is used`,
       );
-      problems.push(...ctx.problems);
+      pushAll(problems, ctx.problems);
       continue;
     }
     if (first !== undefined) {
@@ -310,7 +310,7 @@ export function readResources(docs: readonly YamlDoc[]): {
     if (!kept) reject(kind, meta, ctx);
     else if (first === undefined) entry.kept = true;
     else seen.set(identity, { at: entry.at, kept: true });
-    problems.push(...ctx.problems);
+    pushAll(problems, ctx.problems);
   }
   for (const list of Object.values(out) as {
     meta: { namespace: string; name: string; kind: string; apiVersion: string };

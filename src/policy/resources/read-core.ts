@@ -14,6 +14,7 @@ import type {
 import type { Path, ReadContext } from './read-context.js';
 import { isRecord } from './read-context.js';
 import { formatPath } from './yaml-docs.js';
+import { pushAll } from '../../base/index.js';
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** An IANA service name, the form of a named container port. */
@@ -169,7 +170,7 @@ export function readPod(ctx: ReadContext, meta: ObjectMeta, base: Path = ['spec'
         const named = name !== undefined && protocol.toUpperCase() === 'TCP';
         own.push(named ? { name, port } : { port });
       });
-      ports.push(...own);
+      pushAll(ports, own);
       for (const [probeField, kind] of PROBES) {
         const at = [...base, field, c, probeField, 'httpGet'];
         if (ctx.record(at) === undefined) continue;

@@ -3,7 +3,7 @@
  * a section with many entries is collapsed (`<details>`), and the whole comment stays under a
  * size limit (GitHub takes 65,536 characters) by cutting the longest sections first, saying so.
  */
-import { escapeControl, formatLocation } from '../../base/index.js';
+import { escapeControl, formatLocation, maxOf } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { fieldLine } from './render-text.js';
 import type { RepoDiff } from './model.js';
@@ -19,14 +19,22 @@ function md(text: string): string {
 /** An inline code span that the input cannot close. */
 function code(text: string): string {
   const clean = escapeControl(text, true);
-  const ticks = '`'.repeat(Math.max(1, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  const ticks = '`'.repeat(
+    maxOf(
+      [...clean.matchAll(/`+/g)].map((m) => m[0].length + 1),
+      1,
+    ),
+  );
   return `${ticks} ${clean} ${ticks}`;
 }
 
 /** A fenced block that the input cannot close. */
 function fence(text: string, lang = ''): string {
   const clean = escapeControl(text);
-  const longest = Math.max(2, ...[...clean.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const longest = maxOf(
+    [...clean.matchAll(/`{3,}/g)].map((m) => m[0].length),
+    2,
+  );
   const bar = '`'.repeat(longest + 1);
   return `${bar}${lang}\n${clean.trimEnd()}\n${bar}`;
 }

@@ -13,6 +13,7 @@
 import { diagnosticFromError } from '../../base/diagnostic.js';
 import type { Diagnostic } from '../../base/diagnostic.js';
 import { LabelwiseError, quote } from '../../base/errors.js';
+import { pushAll } from '../../base/arrays.js';
 import type { ValidationProfile } from '../labels.js';
 import {
   EVERYTHING,
@@ -116,7 +117,7 @@ export function fromLabelSelector(
         }
         // apimachinery turns matchLabels into Equals terms, printed `k=v`.
         const req = requirement(key, 'In', [value], { path, spelling: '=' });
-        if (profile !== 'none') errors.push(...validateSelector(selectorOf([req]), profile));
+        if (profile !== 'none') pushAll(errors, validateSelector(selectorOf([req]), profile));
         requirements.push(req);
       }
     }
