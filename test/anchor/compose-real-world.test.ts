@@ -215,3 +215,38 @@ test('hostile names: services and keys named __proto__ or constructor are plain 
   assert.equal(Object.getPrototypeOf(snapshot.services), Object.prototype);
   assert.deepEqual(Object.keys(snapshot.services), ['__proto__']);
 });
+
+test('regression: depends_on as a list in the base and a mapping in the production overlay', () => {
+  // The two documented `-f docker-compose.yml -f docker-compose.prod.yml` recipes of issue 21
+  // failed here with "cannot merge a mapping over a list"; Compose converts each side first.
+  const report = checkFiles(
+    {
+      'docker-compose.yml': `services:
+  web:
+    image: example/web
+    depends_on: [db]
+    ports: ["8080:80"]
+    labels: [anchord.role=web, "anchord.expose=tcp/80"]
+  db:
+    image: postgres:16
+  anchor:
+    image: labelwise/anchor
+    environment: [ANCHORD_LABEL_SELECTOR=anchord.role=web]
+`,
+      'docker-compose.prod.yml': `services:
+  web:
+    depends_on:
+      db: { condition: service_healthy }
+    ports: [{ target: 80, published: 8080 }]
+    labels: { anchord.expose: "tcp/80,tcp/443:8443" }
+`,
+    },
+    { composeFiles: ['docker-compose.yml', 'docker-compose.prod.yml'] },
+  );
+  assert.deepEqual(report.errors, []);
+  assert.deepEqual(report.anchors[0]?.backends, ['web']);
+  assert.deepEqual(
+    report.anchors[0]?.entries.map((e) => `${e.proto}/${e.port}:${e.backendPort}`),
+    ['tcp/80:80', 'tcp/443:8443'],
+  );
+});

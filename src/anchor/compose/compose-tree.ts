@@ -83,6 +83,15 @@ export function cloneNode(node: TreeNode): TreeNode {
   }
 }
 
+/** The tree as plain data (mappings as objects without a prototype), for comparisons. */
+export function plainTree(node: TreeNode): unknown {
+  if (node.kind === 'scalar') return node.value;
+  if (node.kind === 'seq') return node.items.map(plainTree);
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [k, e] of node.entries) out[k] = plainTree(e.value);
+  return out;
+}
+
 /**
  * Builds the tree of one parsed document. Returns undefined for an empty document, and the
  * problems that made the document unusable (a bad merge source, an alias cycle, an expansion

@@ -15,6 +15,7 @@ import type { MapNode, TreeNode } from './compose-tree.js';
 import { cloneNode, scalarString } from './compose-tree.js';
 import type { LoadContext, PreparedTree } from './compose-file.js';
 import { interpolateTree, readTrees } from './compose-file.js';
+import { normaliseServices } from './compose-normalise.js';
 
 function services(tree: MapNode): MapNode | undefined {
   const node = tree.entries.get('services')?.value;
@@ -34,7 +35,10 @@ function otherFile(path: string, context: LoadContext): PreparedTree[] | undefin
   if (context.others.has(path)) return context.others.get(path);
   context.others.set(path, undefined);
   const trees = readTrees(path, context);
-  for (const t of trees) interpolateTree(t.tree, context);
+  for (const t of trees) {
+    interpolateTree(t.tree, context);
+    normaliseServices(t.tree);
+  }
   const result = trees.length > 0 ? trees : undefined;
   context.others.set(path, result);
   return result;

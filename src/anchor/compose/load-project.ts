@@ -30,6 +30,7 @@ import type { ComposeFileSystem, LoadContext } from './compose-file.js';
 import { parseDotEnv } from './dotenv.js';
 import type { Lookup } from './interpolate.js';
 import { followExtends } from './extends.js';
+import { fillDependencyDefaults, normaliseServices } from './compose-normalise.js';
 import { keyLines, projectName } from './project-name.js';
 
 export type { ComposeFileSystem } from './compose-file.js';
@@ -52,6 +53,8 @@ export interface ComposeLoadResult {
   readonly project: ComposeProject;
   /** Every problem, from the files, the variables and the reader. */
   readonly diagnostics: Diagnostic[];
+  /** The merged tree, every service field in its long form, before profiles are applied. */
+  readonly merged: MapNode;
 }
 
 /** Loads and merges the project. Never throws for bad input. */
@@ -120,6 +123,7 @@ export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResu
   };
   for (const prepared of trees) {
     interpolateTree(prepared.tree, context);
+    normaliseServices(prepared.tree);
     followExtends(prepared, context);
     applyResets(merged, prepared.resets);
     merged = mergeNodes(merged, prepared.tree, [], problems);
@@ -132,11 +136,12 @@ export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResu
       );
   }
   for (const p of problems) report('error', 'ANCHOR_COMPOSE_SHAPE', p.message, p.where);
+  fillDependencyDefaults(merged as MapNode);
 
   // 4. Profiles, 5. env files, and the model.
   const project = projectModel(name, merged as MapNode, options, context);
   pushAll(diagnostics, fs.diagnostics.slice(before));
-  return { project, diagnostics };
+  return { project, diagnostics, merged: merged as MapNode };
 }
 
 function projectModel(

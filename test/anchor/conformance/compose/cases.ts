@@ -3,6 +3,8 @@ export interface ComposeCase {
   readonly name: string;
   /** Where the expected result comes from: the implementation and version, or the spec/test. */
   readonly source: string;
+  /** For a real project's files: the repository, commit and path they come from. */
+  readonly recipe?: string;
   readonly files: Record<string, string>;
   /** Compose files in `-f` order. Default: [compose.yaml]. */
   readonly composeFiles?: string[];
