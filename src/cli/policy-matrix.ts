@@ -14,7 +14,9 @@ import {
   computeMatrix,
   expectationDiagnostics,
   explainCell,
+  explainedCellJson,
   matrixCell,
+  matrixJson,
   matrixRow,
   readExpectations,
 } from '../policy/index.js';
@@ -78,11 +80,7 @@ export async function matrixCommand(
     const decision = explainCell(model, cell);
     if (flags.json) {
       printJson(io, {
-        row: row.id,
-        client: flags.client,
-        reach: cell.reach,
-        witness: cell.witness,
-        decision,
+        ...explainedCellJson(row, flags.client, cell, decision),
         ...diagnosticsJson(loaded.problems),
       });
     } else {
@@ -105,19 +103,7 @@ export async function matrixCommand(
   const failed = checks.some((d) => d.severity === 'error');
   if (flags.json) {
     printJson(io, {
-      clients: matrix.clients,
-      rows: matrix.rows,
-      ...(results === undefined
-        ? {}
-        : {
-            expectations: results.map((r) => ({
-              line: r.expectation.line,
-              expectation: r.expectation.text,
-              expect: r.expectation.expect,
-              ok: r.ok,
-              found: r.found,
-            })),
-          }),
+      ...matrixJson(matrix, results),
       ...diagnosticsJson(diagnostics),
     });
     return failed ? EXIT.invalid : EXIT.ok;

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { LabelwiseError, countDiagnostics, diagnosticsJson, escapeControl } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
-import { decide, lintPolicy, normalizePodRef, renderModel } from '../policy/index.js';
+import { decide, decisionJson, lintPolicy, normalizePodRef, renderModel } from '../policy/index.js';
 import type { Decision } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
@@ -116,19 +116,8 @@ async function authorizeCommand(
   });
   const met = flags.expect === undefined ? undefined : meetsExpectation(decision, flags.expect);
   if (flags.json) {
-    const d = decision;
     printJson(io, {
-      decision: d.decision,
-      status: d.status,
-      server: d.server,
-      route: d.route,
-      rule: d.rule,
-      authorization: d.authorization,
-      timeout: d.timeout,
-      precedence: d.precedence,
-      ...(d.params === undefined ? {} : { params: d.params }),
-      ...(d.rewrite === undefined ? {} : { rewrite: d.rewrite }),
-      trace: d.trace,
+      ...decisionJson(decision),
       ...(flags.expect === undefined ? {} : { expected: flags.expect, met }),
       ...diagnosticsJson(loaded.problems),
     });

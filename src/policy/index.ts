@@ -18,7 +18,9 @@ export { PolicyModel } from './compile/model.js';
 export { renderModel, renderPortPolicy } from './compile/render.js';
 export type { DecideInput } from './api.js';
 export { compilePolicy, decide, lintPolicy } from './api.js';
-export type { AuthorizeOptions, Client, Decision } from './authorize.js';
+export type { AuthorizeOptions, Client } from './authorize.js';
+export type { Decision, DecisionJson } from './decision.js';
+export { decisionJson } from './decision.js';
 export { authorize, parseClient } from './authorize.js';
 export type { PolicyRequest } from './routes/request.js';
 export { makeRequest } from './routes/request.js';
@@ -37,8 +39,12 @@ export type {
   Reachability,
   Witness,
 } from './matrix/index.js';
+export type { ExpectationResultJson, ExplainedCellJson, MatrixJson } from './matrix/index.js';
 export {
   checkExpectations,
+  expectationResultJson,
+  explainedCellJson,
+  matrixJson,
   computeMatrix,
   expectationDiagnostics,
   explainCell,

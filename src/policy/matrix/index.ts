@@ -7,3 +7,5 @@ export type { Witness } from './witness.js';
 export { explainCell, matrixCell, matrixRow } from './explain.js';
 export type { Expectation, ExpectationResult, Expected } from './expectations.js';
 export { checkExpectations, expectationDiagnostics, readExpectations } from './expectations.js';
+export type { ExpectationResultJson, ExplainedCellJson, MatrixJson } from './matrix-json.js';
+export { expectationResultJson, explainedCellJson, matrixJson } from './matrix-json.js';
