@@ -30,7 +30,7 @@ export type { ImmutableChange } from './apply/immutable-fields.js';
 export { compareObject, immutableChanges } from './apply/immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
 export type { CatalogCode } from './codes.js';
-export { catalogSchemas } from './io/schemas.js';
+export { catalogSchemas, readSchema as readCatalogSchema } from './io/schemas.js';
 export { readCatalogDir, readAppsDir, readerDiagnostics } from './io/read-files.js';
 export type { CatalogStageOptions } from './stage.js';
 export { buildCatalogStage } from './stage.js';

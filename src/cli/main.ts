@@ -42,6 +42,10 @@ const GROUPS: Readonly<
     summary: 'run the Docker network anchor, or check a Compose project statically',
     load: () => import('./anchor.js'),
   },
+  schema: {
+    summary: 'print the JSON Schema of an input file kind, for editors',
+    load: () => import('./schema.js'),
+  },
 };
 
 export { VERSION };

@@ -43,3 +43,4 @@ export { openFleetReader, readFleetTree } from './io/read-tree.js';
 export type { FleetStageData, FleetStageOptions, FleetMatrix } from './stage.js';
 export { buildFleetStage } from './stage.js';
 export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input.js';
+export { DATUM_SCHEMA_ID, datumDocumentSchema } from './documents/json-schema.js';

@@ -53,3 +53,8 @@ export {
   readExpectations,
 } from './matrix/index.js';
 export { normalizePodRef } from './resources/read-workloads.js';
+export {
+  EXTENSION_KINDS,
+  POLICY_EXTENSION_SCHEMA_ID,
+  policyExtensionSchema,
+} from './resources/extension-schema.js';

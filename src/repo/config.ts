@@ -33,7 +33,7 @@ export interface RepoConfig {
   readonly skip: readonly ModuleName[];
 }
 
-const PART_KEYS = ['fleet', 'catalog', 'apps', 'policy', 'compose'] as const;
+export const PART_KEYS = ['fleet', 'catalog', 'apps', 'policy', 'compose'] as const;
 
 /** A repository-relative path that stays inside the repository: no `..`, not absolute. */
 function isPlainRelative(path: string): boolean {

@@ -22,3 +22,4 @@ export type { Side } from './diff/compare.js';
 export type { RepoDiff } from './diff/model.js';
 export { renderDiffText } from './diff/render-text.js';
 export { MARKDOWN_LIMIT, renderDiffMarkdown } from './diff/render-markdown.js';
+export { CONFIG_SCHEMA_ID, repoConfigSchema } from './config-schema.js';

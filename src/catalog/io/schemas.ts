@@ -13,7 +13,8 @@ const SCHEMA_DIR = new URL('../../../catalog/', import.meta.url);
 
 let cached: CatalogSchemas | undefined;
 
-function readSchema(name: string): object {
+/** One schema file of `catalog/` as stored: what the loader compiles and `labelwise schema` prints. */
+export function readSchema(name: string): object {
   return JSON.parse(readFileSync(new URL(name, SCHEMA_DIR), 'utf8')) as object;
 }
 

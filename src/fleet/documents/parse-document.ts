@@ -72,7 +72,8 @@ export interface ParseResult {
   readonly problems: readonly DocProblem[];
 }
 
-const TOP_LEVEL: Readonly<Record<DocumentType, readonly string[]>> = (() => {
+/** The fields each document type may have besides the header; the JSON Schema is made from it. */
+export const TOP_LEVEL: Readonly<Record<DocumentType, readonly string[]>> = (() => {
   const out: Record<string, readonly string[]> = {
     Fleet: ['exclude'],
     Host: ['labels'],
@@ -82,7 +83,7 @@ const TOP_LEVEL: Readonly<Record<DocumentType, readonly string[]>> = (() => {
   return out as Record<DocumentType, readonly string[]>;
 })();
 
-const HEADER = ['datum', 'type', 'name'];
+export const HEADER = ['datum', 'type', 'name'];
 
 /** Reads one document. Never throws. */
 export function parseDocument(document: YamlDocument): ParseResult {

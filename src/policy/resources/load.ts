@@ -35,7 +35,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] 
 
 const LINKERD_POLICY = /^policy\.linkerd\.io\/v1(alpha\d+|beta\d+)$/;
 const GATEWAY = /^gateway\.networking\.k8s\.io\/v1(alpha\d+|beta\d+)?$/;
-const EXTENSION = 'policy.labelwise.dev/v1alpha1';
+export const EXTENSION = 'policy.labelwise.dev/v1alpha1';
 const WORKLOAD = /^workload\.linkerd\.io\/v1(alpha\d+|beta\d+)$/;
 
 /** For the hint of `POLICY_UNSUPPORTED_API_VERSION`. */

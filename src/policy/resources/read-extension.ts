@@ -35,8 +35,18 @@ export const HEADER_PREFIX = 'header.http.labelwise.dev/';
 export const BINDING_LABEL = 'policy.labelwise.dev/binding';
 export const GROUP_LABEL = 'policy.labelwise.dev/group';
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
-const TARGET_KINDS: readonly PolicyTarget['kind'][] = [
+export const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+  'PATCH',
+];
+export const TARGET_KINDS: readonly PolicyTarget['kind'][] = [
   'Server',
   'HttpRouteBinding',
   'HttpRouteClass',
