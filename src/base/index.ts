@@ -17,6 +17,7 @@ export type { Diagnostic, DiagnosticsJson, Severity } from './diagnostic.js';
 export { compareText, escapeControl, excerptLine, hasControl } from './text.js';
 export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
 export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';
+export { failsafeValue } from './yaml-text.js';
 export {
   DEFAULT_MAX_FILE_BYTES,
   RepoReader,
@@ -25,6 +26,8 @@ export {
   isWithin,
 } from './io/repo-reader.js';
 export type { ListOptions, RepoEntry, RepoReaderOptions } from './io/repo-reader.js';
+export { readUserFile } from './io/user-file.js';
+export type { UserFileOptions } from './io/user-file.js';
 export {
   MANIFEST,
   checkOutputPath,
