@@ -26,7 +26,7 @@ export {
   isWithin,
 } from './io/repo-reader.js';
 export type { ListOptions, RepoEntry, RepoReaderOptions } from './io/repo-reader.js';
-export { readUserFile } from './io/user-file.js';
+export { readStreamWithin, readUserFile } from './io/user-file.js';
 export type { UserFileOptions } from './io/user-file.js';
 export {
   MANIFEST,

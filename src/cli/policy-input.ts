@@ -5,7 +5,12 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { LabelwiseError, parseYamlDocument, readUserFile } from '../base/index.js';
+import {
+  LabelwiseError,
+  parseYamlDocument,
+  readStreamWithin,
+  readUserFile,
+} from '../base/index.js';
 import { compilePolicy, loadPolicyDir, parseYamlDocs, readResources } from '../policy/index.js';
 import type {
   PolicyModel,
@@ -149,21 +154,16 @@ async function readStdin(): Promise<string> {
       },
     );
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += buffer.length;
-    if (total > MAX_STDIN_BYTES) {
-      throw new LabelwiseError(
+  return readStreamWithin(
+    process.stdin,
+    MAX_STDIN_BYTES,
+    () =>
+      new LabelwiseError(
         'POLICY_FILE_TOO_LARGE',
         `stdin holds more than the limit of ${MAX_STDIN_BYTES} bytes`,
         { source: { file: '<stdin>' } },
-      );
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      ),
+  );
 }
 
 /** Objects from YAML text: what `-f -` gives, and tests that have no directory. */

@@ -11,6 +11,7 @@ import {
   escapeControl,
   excerptLine,
   formatDiagnostic,
+  readStreamWithin,
   readUserFile,
 } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
@@ -61,15 +62,7 @@ async function readStdin(io: SelectorIO): Promise<string> {
     if (Buffer.byteLength(text) > MAX_INPUT_BYTES) throw tooLarge();
     return text;
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += buffer.length;
-    if (total > MAX_INPUT_BYTES) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return readStreamWithin(process.stdin, MAX_INPUT_BYTES, tooLarge);
 }
 
 /** One trailing line break is the file's, not the selector's. */

@@ -120,3 +120,23 @@ export function readUserFile(path: string, options: UserFileOptions): string {
       : { code: problem.code, message: reason(problem, options.what ?? 'file', maxFileBytes) },
   );
 }
+
+/**
+ * A stream (stdin) read to its end as UTF-8, throwing `tooLarge()` as soon as it holds more than
+ * `maxBytes`: the limit holds while reading, so a stream that never ends is not read for ever.
+ */
+export async function readStreamWithin(
+  stream: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+  tooLarge: () => LabelwiseError,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    total += buffer.length;
+    if (total > maxBytes) throw tooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
