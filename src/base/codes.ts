@@ -7,7 +7,7 @@ export const BASE_CODES = {
   YAML_SYNTAX: 'a file cannot be read as YAML (syntax, duplicate key, depth, aliases)',
   READ_UNREADABLE: 'a file or directory of the repository cannot be read',
   READ_NOT_A_DIRECTORY: 'the repository named is not a directory',
-  READ_SYSTEM_PATH: 'the repository named lies in /proc, /sys or /dev',
+  READ_SYSTEM_PATH: 'the repository or file named lies in /proc, /sys or /dev',
   READ_OUTSIDE_REPOSITORY: 'a path leaves the repository',
   READ_SYMLINK_OUTSIDE: 'a symbolic link leads outside the repository; it is skipped',
   READ_BROKEN_SYMLINK: 'a symbolic link is dangling or loops; it is skipped',

@@ -18,6 +18,7 @@ export type { Diagnostic, DiagnosticsJson, Severity } from './diagnostic.js';
 export { compareText, escapeControl, excerptLine, hasControl } from './text.js';
 export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
 export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';
+export { failsafeValue } from './yaml-text.js';
 export {
   DEFAULT_MAX_FILE_BYTES,
   RepoReader,
@@ -26,6 +27,8 @@ export {
   isWithin,
 } from './io/repo-reader.js';
 export type { ListOptions, RepoEntry, RepoReaderOptions } from './io/repo-reader.js';
+export { readStreamWithin, readUserFile } from './io/user-file.js';
+export type { UserFileOptions } from './io/user-file.js';
 export {
   MANIFEST,
   checkOutputPath,

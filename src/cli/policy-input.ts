@@ -3,11 +3,14 @@
  * objects, read from a directory, one file, or a rendered stream on stdin (`-f -`, for
  * `kustomize build` and `helm template` output).
  */
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
-import { LabelwiseError } from '../base/errors.js';
+import {
+  LabelwiseError,
+  parseYamlDocument,
+  readStreamWithin,
+  readUserFile,
+} from '../base/index.js';
 import { compilePolicy, loadPolicyDir, parseYamlDocs, readResources } from '../policy/index.js';
 import type {
   PolicyModel,
@@ -67,53 +70,32 @@ const SETTING_KEYS = [
 /** A settings file is a few lines; more than this is not one (and `/dev/zero` never ends). */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
-async function readSmall(file: string, shown: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_SETTINGS_BYTES) {
-        throw new LabelwiseError(
-          'POLICY_INVALID_SETTING',
-          `settings file is larger than ${MAX_SETTINGS_BYTES} bytes`,
-          { source: { file: shown } },
-        );
-      }
-    }
-    return buffer.subarray(0, length).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+/** The settings file's one document as plain data; the first YAML problem is thrown. */
+function settingsValue(text: string, file: string): unknown {
+  const { document, diagnostics } = parseYamlDocument(text, {
+    file,
+    code: 'POLICY_INVALID_SETTING',
+  });
+  const problem = diagnostics[0];
+  if (problem !== undefined)
+    throw new LabelwiseError(
+      'POLICY_INVALID_SETTING',
+      `settings file is not valid YAML: ${problem.message}`,
+      { source: { file, line: problem.line, col: problem.column } },
+    );
+  return document?.value ?? null;
 }
 
 export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<SettingsInput> {
   const out: SettingsInput = {};
   if (flags.settings !== undefined) {
-    let text: string;
-    try {
-      text = await readSmall(resolve(io.cwd, flags.settings), flags.settings);
-    } catch (error) {
-      if (error instanceof LabelwiseError) throw error;
-      throw new LabelwiseError(
-        'POLICY_UNREADABLE',
-        `cannot read settings file ${flags.settings}: ${(error as NodeJS.ErrnoException).code ?? ''}`,
-        { source: { file: flags.settings }, kind: 'unavailable' },
-      );
-    }
-    let value: unknown;
-    try {
-      value = parseYaml(text, { maxAliasCount: 100 });
-    } catch (error) {
-      throw new LabelwiseError(
-        'POLICY_INVALID_SETTING',
-        `settings file is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`,
-        { source: { file: flags.settings } },
-      );
-    }
+    const text = readUserFile(flags.settings, {
+      cwd: io.cwd,
+      what: 'settings file',
+      maxBytes: MAX_SETTINGS_BYTES,
+      codes: { invalid: 'POLICY_INVALID_SETTING', unreadable: 'POLICY_UNREADABLE' },
+    });
+    const value = settingsValue(text, flags.settings);
     if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
       throw new LabelwiseError('POLICY_INVALID_SETTING', 'settings file must be a mapping', {
         source: {
@@ -172,21 +154,16 @@ async function readStdin(): Promise<string> {
       },
     );
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += buffer.length;
-    if (total > MAX_STDIN_BYTES) {
-      throw new LabelwiseError(
+  return readStreamWithin(
+    process.stdin,
+    MAX_STDIN_BYTES,
+    () =>
+      new LabelwiseError(
         'POLICY_FILE_TOO_LARGE',
         `stdin holds more than the limit of ${MAX_STDIN_BYTES} bytes`,
         { source: { file: '<stdin>' } },
-      );
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+      ),
+  );
 }
 
 /** Objects from YAML text: what `-f -` gives, and tests that have no directory. */

@@ -4,10 +4,8 @@
  * the trace `authorize` prints; `--expect FILE` checks a table of expected reachabilities and
  * exits 1 when one fails.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { LabelwiseError, diagnosticsJson } from '../base/index.js';
+import { LabelwiseError, diagnosticsJson, readUserFile } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import {
   checkExpectations,
@@ -39,24 +37,13 @@ export interface MatrixFlags extends SettingsFlags {
 /** An expectations file is a table of one-line facts; more than this is not one. */
 const MAX_EXPECT_BYTES = 4 * 1024 * 1024;
 
-async function readExpectFile(path: string, io: CliIO): Promise<string> {
-  try {
-    const text = await readFile(resolve(io.cwd, path), 'utf8');
-    if (text.length > MAX_EXPECT_BYTES)
-      throw new LabelwiseError(
-        'POLICY_EXPECTATION_INVALID',
-        `expectations file is larger than ${MAX_EXPECT_BYTES} bytes`,
-        { source: { file: path } },
-      );
-    return text;
-  } catch (error) {
-    if (error instanceof LabelwiseError) throw error;
-    throw new LabelwiseError(
-      'POLICY_UNREADABLE',
-      `cannot read expectations file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      { source: { file: path }, kind: 'unavailable' },
-    );
-  }
+function readExpectFile(path: string, io: CliIO): string {
+  return readUserFile(path, {
+    cwd: io.cwd,
+    what: 'expectations file',
+    maxBytes: MAX_EXPECT_BYTES,
+    codes: { invalid: 'POLICY_EXPECTATION_INVALID', unreadable: 'POLICY_UNREADABLE' },
+  });
 }
 
 export async function matrixCommand(
@@ -95,7 +82,7 @@ export async function matrixCommand(
   let checks: Diagnostic[] = [];
   let results: ReturnType<typeof checkExpectations> | undefined;
   if (flags.expect !== undefined) {
-    const read = readExpectations(await readExpectFile(flags.expect, io), flags.expect);
+    const read = readExpectations(readExpectFile(flags.expect, io), flags.expect);
     results = checkExpectations(model, matrix, read.expectations);
     checks = [...read.diagnostics, ...expectationDiagnostics(results)];
   }

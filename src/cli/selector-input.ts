@@ -3,16 +3,16 @@
  * stdin) and how it reports a user error against them: the shared diagnostic layout, the
  * offending line with a caret, and the `--json` shape with `diagnostics`, `errors`, `warnings`.
  */
-import { basename, dirname, resolve } from 'node:path';
 import {
   DEFAULT_MAX_FILE_BYTES,
   LabelwiseError,
-  RepoReader,
   diagnosticFromError,
   diagnosticsJson,
   escapeControl,
   excerptLine,
   formatDiagnostic,
+  readStreamWithin,
+  readUserFile,
 } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import { parseLabelJson, parseLabelList } from '../selector/index.js';
@@ -62,37 +62,7 @@ async function readStdin(io: SelectorIO): Promise<string> {
     if (Buffer.byteLength(text) > MAX_INPUT_BYTES) throw tooLarge();
     return text;
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    total += buffer.length;
-    if (total > MAX_INPUT_BYTES) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * The text of a file named on the command line, read through the shared reader: no special
- * files, nothing under /proc, /sys or /dev, the one size limit, a link leaving the file's
- * directory refused.
- */
-function readFile(path: string, io: CliIO): string {
-  const absolute = resolve(io.cwd, path);
-  const reader = RepoReader.open(dirname(absolute));
-  const text = reader.readText(basename(absolute));
-  if (text !== undefined) return text;
-  const problem = reader.diagnostics.find((d) => d.severity === 'error') ?? reader.diagnostics[0];
-  throw new LabelwiseError(
-    problem?.code ?? 'READ_UNREADABLE',
-    problem?.message ?? 'cannot read the file',
-    {
-      source: { file: path },
-      hint: problem?.hint,
-      kind: problem?.code === 'READ_TOO_LARGE' ? 'input' : 'unavailable',
-    },
-  );
+  return readStreamWithin(process.stdin, MAX_INPUT_BYTES, tooLarge);
 }
 
 /** One trailing line break is the file's, not the selector's. */
@@ -117,7 +87,7 @@ async function readInput(
     return { text: dropFinalNewline(await readStdin(io)), file: '<stdin>' };
   }
   if (!fromFile) return { text: name };
-  return { text: dropFinalNewline(readFile(name, io)), file: name };
+  return { text: dropFinalNewline(readUserFile(name, { cwd: io.cwd })), file: name };
 }
 
 /** The selectors of a command: `--file` inputs first, then the arguments, `count` in all. */

@@ -1,8 +1,9 @@
 /**
  * One entry point for every text syntax, as the CLI's `--syntax` flag names them.
  */
-import { parse as parseYaml } from 'yaml';
 import { LabelwiseError } from '../../base/errors.js';
+import { failsafeValue } from '../../base/yaml-text.js';
+import { parseYamlDocument } from '../../base/yaml.js';
 import type { Selector } from '../model.js';
 import { parseDockerFilterText } from './docker-filters.js';
 import { parseEqualityList } from './equality.js';
@@ -36,22 +37,32 @@ export function parseSyntax(
     case 'docker':
       return parseDockerFilterText(text);
     case 'match': {
-      let block: unknown;
-      try {
-        // The failsafe schema keeps every scalar as its text: `1` stays "1", `yes` stays "yes".
-        block = parseYaml(text, { schema: 'failsafe', uniqueKeys: true, maxAliasCount: 0 });
-      } catch (error) {
-        throw new LabelwiseError(
-          'SELECTOR_INVALID_MATCH',
-          `match block is not valid YAML: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`,
-        );
-      }
-      if (block === '') block = null;
-      const result = fromMatchBlock(block, {
+      const result = fromMatchBlock(matchBlockOf(text), {
         profile: options.profile ?? 'datum',
       });
       if (result.selector === undefined) throw result.errors[0];
       return result.selector;
     }
   }
+}
+
+/**
+ * The match block `text` holds, every scalar as its literal text (a label value is text: `1.0`
+ * stays "1.0"). Aliases are refused: a block is a few lines. Throws the first YAML problem.
+ */
+function matchBlockOf(text: string): unknown {
+  const { document, diagnostics } = parseYamlDocument(text, {
+    file: '<match>',
+    code: 'SELECTOR_INVALID_MATCH',
+    maxAliasCount: 0,
+  });
+  const problem = diagnostics[0];
+  if (problem !== undefined)
+    throw new LabelwiseError(
+      'SELECTOR_INVALID_MATCH',
+      `match block is not valid YAML: ${problem.message}${problem.line === undefined || !text.includes('\n') ? '' : ` (line ${problem.line})`}`,
+    );
+  const block = failsafeValue(document);
+  // A bare empty scalar (`""`) is no block, as an empty text is.
+  return block === '' ? null : block;
 }
