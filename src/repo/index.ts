@@ -22,3 +22,8 @@ export type { Side } from './diff/compare.js';
 export type { RepoDiff } from './diff/model.js';
 export { renderDiffText } from './diff/render-text.js';
 export { MARKDOWN_LIMIT, renderDiffMarkdown } from './diff/render-markdown.js';
+export { diffOutputFiles, runDiff } from './diff-run.js';
+export type { DiffOptions, DiffRun } from './diff-run.js';
+export { buildOutputFiles, linkBase, outputFiles } from './output-files.js';
+export type { OutputFilesOptions } from './output-files.js';
+export { currentRevision } from './io/git-snapshot.js';
