@@ -105,12 +105,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     return await module.run(rest, io);
   } catch (error) {
-    return failed(error, name, format, io);
+    return reportFailure(error, name, format, io);
   }
 }
 
 /** The exit code of a command that threw; the failure printed in the format asked for. */
-function failed(
+export function reportFailure(
   error: unknown,
   name: string,
   format: DocumentFormat | undefined,
