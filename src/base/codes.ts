@@ -14,6 +14,8 @@ export const BASE_CODES = {
   READ_SPECIAL_FILE: 'a device, FIFO or socket where a file was expected; it is skipped',
   READ_IS_A_DIRECTORY: 'a directory where a file was expected',
   READ_TOO_LARGE: 'a file is over the size limit; it is not read',
+  READ_NAME_NOT_UTF8:
+    'a file or folder name is not valid UTF-8; it cannot be read, and fails the build',
   OUT_REFUSED: 'the output directory is a place labelwise never writes to',
   OUT_NOT_OURS: 'the output directory holds files labelwise did not write',
   OUT_LOCKED: 'another labelwise run is writing the same output directory',

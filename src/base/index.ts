@@ -15,7 +15,7 @@ export {
   sortDiagnostics,
 } from './diagnostic.js';
 export type { Diagnostic, DiagnosticsJson, Severity } from './diagnostic.js';
-export { compareText, escapeControl, excerptLine, hasControl } from './text.js';
+export { compareText, escapeBytes, escapeControl, excerptLine, hasControl } from './text.js';
 export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
 export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';
 export { failsafeValue } from './yaml-text.js';
@@ -42,3 +42,9 @@ export { SARIF_SCHEMA, toSarif } from './formats/sarif.js';
 export type { SarifOptions } from './formats/sarif.js';
 export { toJunit } from './formats/junit.js';
 export type { JunitOptions } from './formats/junit.js';
+export { gitEnvironment, runGit, runGitSync } from './io/git.js';
+export type { GitOptions, GitResult } from './io/git.js';
+export { GitReadError, listCommitTree, readBlobs } from './io/git-tree.js';
+export type { GitTreeEntry } from './io/git-tree.js';
+export { sweepStaleSnapshots, writeCommitSnapshot } from './io/git-snapshot.js';
+export type { CommitSnapshot, SnapshotOptions } from './io/git-snapshot.js';

@@ -5,12 +5,16 @@
  * same input gives the same bytes on every machine.
  */
 
-// C0 controls except tab and newline, DEL, C1 controls, and the line/paragraph separators
-// that some terminals and viewers treat as line breaks.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
-// eslint-disable-next-line no-control-regex -- as above, with tab and newline too
-const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+// C0 controls except tab and newline, DEL, C1 controls, the line/paragraph separators some
+// terminals and viewers treat as line breaks, and the invisible characters that reorder or hide
+// text (bidi embeddings, overrides and isolates, zero-width spaces and joiners, marks, the BOM):
+// `policy/ok\u202e.yaml` must not read as another name in a terminal or a pull-request comment.
+const CONTROL =
+  // eslint-disable-next-line no-control-regex -- matching them is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u2028\u2029]/g;
+const CONTROL_OR_BREAK =
+  // eslint-disable-next-line no-control-regex -- as above, with tab and newline
+  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\u2028\u2029]/g;
 
 function escapeOne(char: string): string {
   const code = char.charCodeAt(0);
@@ -29,6 +33,43 @@ function escapeOne(char: string): string {
  */
 export function escapeControl(text: string, singleLine = false): string {
   return text.replace(singleLine ? CONTROL_OR_BREAK : CONTROL, escapeOne);
+}
+
+/**
+ * A file name as bytes (it need not be UTF-8), readable and safe: valid UTF-8 is decoded and
+ * passed through {@link escapeControl}, every other byte is shown as `\xNN`.
+ */
+export function escapeBytes(bytes: Uint8Array): string {
+  let out = '';
+  let at = 0;
+  while (at < bytes.length) {
+    const length = utf8Length(bytes, at);
+    if (length === 0) {
+      out += `\\x${(bytes[at] as number).toString(16).padStart(2, '0')}`;
+      at += 1;
+    } else {
+      out += escapeControl(Buffer.from(bytes.subarray(at, at + length)).toString('utf8'), true);
+      at += length;
+    }
+  }
+  return out;
+}
+
+/** The length of the well-formed UTF-8 sequence starting at `at`, or 0 when there is none. */
+function utf8Length(bytes: Uint8Array, at: number): number {
+  const lead = bytes[at] as number;
+  if (lead < 0x80) return 1;
+  const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : 0;
+  const size = length === 0 && lead >= 0xf0 && lead <= 0xf4 ? 4 : length;
+  if (size === 0 || at + size > bytes.length) return 0;
+  for (let i = 1; i < size; i++) if (((bytes[at + i] as number) & 0xc0) !== 0x80) return 0;
+  const second = bytes[at + 1] as number;
+  // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
+  if (lead === 0xe0 && second < 0xa0) return 0;
+  if (lead === 0xed && second > 0x9f) return 0;
+  if (lead === 0xf0 && second < 0x90) return 0;
+  if (lead === 0xf4 && second > 0x8f) return 0;
+  return size;
 }
 
 /** True when `text` holds a character {@link escapeControl} would replace on one line. */

@@ -3,8 +3,7 @@
  * holds in one pass, writes the outputs and a report, and prints a summary.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relative, resolve } from 'node:path';
 import {
   LabelwiseError,
   checkOutputTarget,
@@ -15,24 +14,13 @@ import {
   writeOwnedDirectory,
 } from '../base/index.js';
 import type { ModuleName, OwnedWriteOptions } from '../base/index.js';
-import { parseModuleList, renderReportPages, reportData, runBuild } from '../repo/index.js';
-import { currentRevision } from '../repo/io/git-snapshot.js';
+import { buildOutputFiles, parseModuleList, runBuild } from '../repo/index.js';
+import type { BuildReport, StageRun } from '../repo/index.js';
 import { VERSION } from './version.js';
-import type { StageRun } from '../repo/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
 import { createProgram, runProgram } from './program.js';
-
-const DEFAULT_REPO = join('examples', 'homelab');
-
-/** The default repository: `examples/homelab` under the working directory, else the package's own. */
-function defaultRepo(cwd: string): string {
-  const local = resolve(cwd, DEFAULT_REPO);
-  if (existsSync(local)) return local;
-  const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return resolve(packageRoot, DEFAULT_REPO);
-}
 
 function display(path: string, cwd: string): string {
   const rel = relative(cwd, path);
@@ -60,7 +48,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     io,
   );
   program
-    .argument('[repo]', 'the repository (default: examples/homelab)')
+    .argument('[repo]', 'the repository (default: the current directory)')
     .option('--out <dir>', 'where to write manifests and the report', 'out')
     .option('--json', 'print the report as JSON instead of the summary')
     .option(
@@ -70,7 +58,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .option('--skip <modules>', 'build every part but these, comma-separated')
     .addHelpText(
       'after',
-      '\nWrites fleet/<host>.json, apps/, policy/compiled.json, anchors.json, report.json and report.html\nunder --out. Exit code 1 when any part has an error.\n\nExamples:\n  labelwise build\n  labelwise build ./infra --out /tmp/infra-build --json\n  labelwise build --only fleet,policy\n\nA labelwise.yaml at the repository root may name where each part lives (docs/review.md).',
+      '\nWrites fleet/<host>.json, apps/, policy/compiled.json, anchors.json, report.json and report.html\nunder --out. Exit code 1 when any part has an error.\n\nExamples:\n  labelwise build examples/homelab\n  labelwise build ./infra --out /tmp/infra-build --json\n  labelwise build --only fleet,policy --fail-on warning\n  labelwise build . --format sarif > labelwise.sarif\n\nA labelwise.yaml at the repository root may name where each part lives (docs/review.md).',
     )
     .action(async (repoArg: string | undefined, flags: BuildFlags) => {
       exit.code = await build(repoArg, flags, io);
@@ -79,7 +67,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
 }
 
 async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO): Promise<number> {
-  const repo = repoArg === undefined ? defaultRepo(io.cwd) : resolve(io.cwd, repoArg);
+  const repo = resolve(io.cwd, repoArg ?? '.');
   if (!existsSync(repo) || !statSync(repo).isDirectory()) {
     throw new LabelwiseError(
       'BUILD_NO_REPOSITORY',
@@ -105,18 +93,9 @@ async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO):
     },
   });
   const { report, runs } = built;
-  const files: Record<string, string> = { ...built.files };
-  files['report.json'] = `${JSON.stringify(report, null, 2)}\n`;
-  Object.assign(
-    files,
-    renderReportPages(report, reportData(runs), {
-      files: built.files,
-      version: VERSION,
-      revision: currentRevision(repo),
-      linkBase: `${relative(outDir, repo).split(sep).join('/')}/`,
-    }),
-  );
+  const files = buildOutputFiles(built, { out: outDir, repo, version: VERSION });
   await writeOwnedDirectory(outDir, files, { ...writeOptions, inputs: built.inputs });
+  io.check?.report(report.diagnostics);
 
   if (flags.json) {
     printJson(io, report);
@@ -132,13 +111,20 @@ async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO):
     }
     io.stdout('\n');
   }
-  const verdict = report.ok
-    ? paint(io, 'green', `ok: ${report.warnings} warning(s)`)
-    : paint(io, 'red', `failed: ${report.errors} error(s), ${report.warnings} warning(s)`);
+  const verdict = verdictText(report, io);
   io.stdout(
     `${verdict}; wrote ${Object.keys(files).length} files to ${escapeControl(display(outDir, io.cwd), true)}/ (open report.html)\n`,
   );
   return report.ok ? EXIT.ok : EXIT.invalid;
+}
+
+/** The last line's verdict, by the threshold in force: never "ok" before exit 1. */
+function verdictText(report: BuildReport, io: CliIO): string {
+  const counts = `${report.errors} error(s), ${report.warnings} warning(s)`;
+  if (!report.ok) return paint(io, 'red', `failed: ${counts}`);
+  if (io.check?.failOn === 'warning' && report.warnings > 0)
+    return paint(io, 'red', `failed (--fail-on warning): ${counts}`);
+  return paint(io, 'green', `ok: ${report.warnings} warning(s)`);
 }
 
 interface BuildFlags {

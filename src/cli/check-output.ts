@@ -118,9 +118,10 @@ function exitFor(
 
 /**
  * Runs a check command under `--format`/`--fail-on`. SARIF and JUnit are made from the command's
- * `--json` output. In text mode with `--fail-on warning` the command runs once for the reader
- * and once more, silently, for the counts (check commands have no side effects but their own
- * output directory, which a second run rewrites with the same bytes).
+ * `--json` output. In text mode with `--fail-on warning` a command that reports its diagnostics
+ * through `io.check` runs once; any other runs once for the reader and once more, silently, for
+ * the counts (check commands have no side effects but their own output directory, which a
+ * second run rewrites with the same bytes).
  */
 export async function runCheck(
   command: string,
@@ -131,8 +132,14 @@ export async function runCheck(
 ): Promise<number> {
   const format = flags.format ?? (flags.args.includes('--json') ? 'json' : 'text');
   if (format === 'text') {
-    const code = await runCommand(flags.args, io);
+    let reported: readonly Diagnostic[] | undefined;
+    const check = {
+      failOn: flags.failOn ?? 'error',
+      report: (d: readonly Diagnostic[]) => (reported = d),
+    };
+    const code = await runCommand(flags.args, { ...io, check });
     if (flags.failOn !== 'warning' || code !== EXIT.ok) return code;
+    if (reported !== undefined) return exitFor(code, reported, flags.failOn);
     const silent = captureIO(io);
     await runCommand(withJson(flags.args), silent);
     return exitFor(code, diagnosticsOf(JSON.parse(silent.out || 'null')), flags.failOn);

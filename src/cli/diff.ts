@@ -1,32 +1,20 @@
 /**
  * `labelwise diff [REPO] --from REV [--to REV|worktree]`: what a change does to what reaches
- * what. Builds both revisions (read from git into temporary folders; the work tree, index and
- * refs are never touched) and compares them module by module. Exit 0 with no change, 2 when
- * something changed (like `git diff --exit-code`), 1 when the change introduces errors.
+ * what. Parses the flags, asks `repo` for the diff (both revisions built from their committed
+ * blobs; the work tree, index and refs are never touched) and prints it. Exit 0 with no change,
+ * 2 when something changed (like `git diff --exit-code`), 1 when the change introduces errors.
  */
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import {
   LabelwiseError,
   checkOutputTarget,
   escapeControl,
+  toJunit,
   toSarif,
   writeOwnedDirectory,
 } from '../base/index.js';
-import {
-  compareBuilds,
-  renderDiffMarkdown,
-  renderDiffText,
-  renderReportPages,
-  reportData,
-  runBuild,
-} from '../repo/index.js';
-import type { BuildRun, RepoDiff, Side } from '../repo/index.js';
-import {
-  currentRevision,
-  gitLocation,
-  resolveRevision,
-  snapshot,
-} from '../repo/io/git-snapshot.js';
+import { diffOutputFiles, renderDiffMarkdown, renderDiffText, runDiff } from '../repo/index.js';
+import type { DiffRun, RepoDiff } from '../repo/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { VERSION } from './version.js';
@@ -42,27 +30,18 @@ interface DiffFlags {
   readonly out?: string;
 }
 
-/** A build of one side, or undefined when that revision holds nothing to build. */
-async function buildSide(dir: string, name: string): Promise<BuildRun | undefined> {
-  try {
-    return await runBuild({ repo: dir, name });
-  } catch (error) {
-    if (error instanceof LabelwiseError && error.code === 'BUILD_NOTHING_FOUND') return undefined;
-    throw error;
-  }
-}
+const FORMATS = ['text', 'json', 'markdown', 'sarif', 'junit'] as const;
+type DiffFormat = (typeof FORMATS)[number];
 
-async function side(repo: string, name: string, revision: string): Promise<Side> {
-  if (revision === 'worktree') return { revision, build: await buildSide(repo, name) };
-  const { top, prefix } = gitLocation(repo);
-  const commit = resolveRevision(top, revision);
-  const snap = await snapshot(top, prefix, commit);
-  try {
-    return { revision, commit, build: await buildSide(snap.dir, name) };
-  } finally {
-    snap.cleanup();
-  }
-}
+const HELP_AFTER = `
+Exit code 0 when nothing changed, 2 when something changed, 1 when the change introduces
+errors (or warnings, with --fail-on warning), 3 when git cannot be read. With --format json,
+sarif or junit an error is still a document of that format on stdout.
+
+Examples:
+  labelwise diff examples/homelab --from HEAD~1
+  labelwise diff . --from origin/main --to HEAD --format markdown > comment.md
+  labelwise diff . --from origin/main --format sarif > labelwise.sarif`;
 
 export async function run(args: readonly string[], io: CliIO): Promise<number> {
   const exit: { code: number } = { code: EXIT.ok };
@@ -79,11 +58,11 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       'the revision after the change, or `worktree` for the files as they are',
       'worktree',
     )
-    .option('--json', 'print the diff as JSON')
+    .option('--json', 'print the diff as JSON (same as --format json)')
     .option('--out <dir>', 'also write the build of --to with report.html showing this change')
     .option(
       '--format <format>',
-      'text, json, markdown (for a pull-request comment) or sarif',
+      'text, json, markdown (for a pull-request comment), sarif or junit',
       'text',
     )
     .option(
@@ -91,77 +70,65 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       'exit 1 when the change introduces diagnostics this severe: error (default) or warning',
       'error',
     )
-    .addHelpText(
-      'after',
-      '\nExit code 0 when nothing changed, 2 when something changed, 1 when the change introduces\nerrors, 3 when git cannot be read.\n\nExamples:\n  labelwise diff examples/homelab --from HEAD~1\n  labelwise diff . --from origin/main --to HEAD --format markdown > comment.md',
-    )
+    .addHelpText('after', HELP_AFTER)
     .action(async (repoArg: string, flags: DiffFlags) => {
       exit.code = await diff(repoArg, flags, io);
     });
   return runProgram(program, args, exit);
 }
 
-/** The build of `--to` with its report, whose first section is the change. */
-async function writeDiffReport(
-  out: string,
-  repo: string,
-  after: Side,
-  result: RepoDiff,
-): Promise<void> {
-  const options = {
-    writer: 'labelwise diff',
-    repositories: [repo],
-    inputs: after.revision === 'worktree' ? (after.build?.inputs ?? []) : [],
-  };
-  await checkOutputTarget(out, options);
-  const build = after.build;
-  const files: Record<string, string> = {
-    ...(build?.files ?? {}),
-    'diff.json': `${JSON.stringify(result, null, 2)}\n`,
-  };
-  if (build !== undefined) {
-    files['report.json'] = `${JSON.stringify(build.report, null, 2)}\n`;
-    Object.assign(
-      files,
-      renderReportPages(build.report, reportData(build.runs), {
-        files: build.files,
-        version: VERSION,
-        revision: after.commit?.slice(0, 12) ?? currentRevision(repo),
-        linkBase: `${relative(out, repo).split(sep).join('/')}/`,
-        diff: result,
-      }),
-    );
-  }
-  await writeOwnedDirectory(out, files, options);
-}
-
-async function diff(repoArg: string, flags: DiffFlags, io: CliIO): Promise<number> {
+function checkFlags(flags: DiffFlags): { format: DiffFormat; failOn: 'error' | 'warning' } {
   const format = flags.json === true ? 'json' : flags.format;
-  if (!['text', 'json', 'markdown', 'sarif'].includes(format ?? ''))
+  if (!FORMATS.includes(format as DiffFormat))
     throw new LabelwiseError(
       'CLI_USAGE',
-      `--format takes text, json, markdown or sarif; got ${JSON.stringify(format)}`,
+      `--format takes ${FORMATS.join(', ')}; got ${JSON.stringify(format)}`,
     );
-  const repo = resolve(io.cwd, repoArg);
-  const name = repoArg;
-  const before = await side(repo, name, flags.from);
-  const after = await side(repo, name, flags.to);
-  const result = compareBuilds(before, after);
-  if (flags.out !== undefined)
-    await writeDiffReport(resolve(io.cwd, flags.out), repo, after, result);
+  if (flags.failOn !== 'error' && flags.failOn !== 'warning')
+    throw new LabelwiseError(
+      'CLI_USAGE',
+      `--fail-on takes error or warning; got ${JSON.stringify(flags.failOn)}`,
+    );
+  return { format: format as DiffFormat, failOn: flags.failOn };
+}
+
+function print(
+  io: CliIO,
+  format: DiffFormat,
+  result: RepoDiff,
+  name: string,
+  warningsFail: boolean,
+): void {
   if (format === 'json') printJson(io, result);
   else if (format === 'markdown') io.stdout(renderDiffMarkdown(result, name));
   else if (format === 'sarif')
     io.stdout(
       `${JSON.stringify(toSarif(result.introduced, { version: VERSION, command: 'labelwise diff' }), null, 2)}\n`,
     );
+  else if (format === 'junit')
+    io.stdout(toJunit(result.introduced, { name: 'labelwise diff', warningsFail }));
   else io.stdout(renderDiffText(result, escapeControl(name, true)));
-  if (flags.failOn !== 'error' && flags.failOn !== 'warning')
-    throw new LabelwiseError(
-      'CLI_USAGE',
-      `--fail-on takes error or warning; got ${JSON.stringify(flags.failOn)}`,
-    );
-  const warnings = result.introduced.length - result.errors;
-  if (result.errors > 0 || (flags.failOn === 'warning' && warnings > 0)) return EXIT.invalid;
-  return result.changed ? EXIT.differences : EXIT.ok;
+}
+
+async function writeOut(out: string, repo: string, run: DiffRun): Promise<void> {
+  const options = {
+    writer: 'labelwise diff',
+    repositories: [repo],
+    inputs: run.after.revision === 'worktree' ? (run.after.build?.inputs ?? []) : [],
+  };
+  await checkOutputTarget(out, options);
+  await writeOwnedDirectory(out, diffOutputFiles(run, { out, repo, version: VERSION }), options);
+}
+
+async function diff(repoArg: string, flags: DiffFlags, io: CliIO): Promise<number> {
+  // Flags are checked before git runs: a typo is a usage error, not a long build first.
+  const { format, failOn } = checkFlags(flags);
+  const repo = resolve(io.cwd, repoArg);
+  const result = await runDiff({ repo, name: repoArg, from: flags.from, to: flags.to });
+  if (flags.out !== undefined) await writeOut(resolve(io.cwd, flags.out), repo, result);
+  print(io, format, result.result, repoArg, failOn === 'warning');
+  const { errors, introduced, changed } = result.result;
+  const warnings = introduced.length - errors;
+  if (errors > 0 || (failOn === 'warning' && warnings > 0)) return EXIT.invalid;
+  return changed ? EXIT.differences : EXIT.ok;
 }

@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../base/index.js';
+
 /**
  * What a command may touch of the outside world. `main.ts` wires it to the process; tests pass
  * their own to capture output in-process.
@@ -10,6 +12,16 @@ export interface CliIO {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Whether stdout is a terminal (colour and progress lines only then). */
   readonly isTTY: boolean;
+  /**
+   * Set by `--fail-on` around a check command in text mode: a command that reports its
+   * diagnostics here (and words its verdict by `failOn`) is run once, not twice.
+   */
+  readonly check?: CheckHook;
+}
+
+export interface CheckHook {
+  readonly failOn: 'error' | 'warning';
+  report(diagnostics: readonly Diagnostic[]): void;
 }
 
 /** A command group's entry point: `labelwise <group> …args`. Returns the exit code. */

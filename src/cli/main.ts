@@ -3,13 +3,15 @@
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
  */
-import { LabelwiseError, diagnosticFromError, diagnosticsJson, maxOf } from '../base/index.js';
+import { LabelwiseError, diagnosticFromError, maxOf } from '../base/index.js';
+import type { Diagnostic } from '../base/index.js';
 import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
+import { errorDocument, requestedFormat } from './error-document.js';
+import type { DocumentFormat } from './error-document.js';
 import { formatError } from './format-error.js';
 import { VERSION } from './version.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';
-import { printJson } from './output.js';
 
 const GROUPS: Readonly<
   Record<string, { summary: string; load: () => Promise<{ run: CommandGroup }> }>
@@ -88,40 +90,56 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stderr(`labelwise: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
     return EXIT.invalid;
   }
-  // Only a flag before `--` asks for JSON; after it, `--json` is an argument.
-  const end = argv.indexOf('--');
-  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+  // Only a flag before `--` asks for a format; after it, `--json` is an argument.
+  const format = requestedFormat(argv);
   try {
     const module = await group.load();
     if (isCheck(name, rest)) {
       const flags = extractCheckFlags(rest);
       if (flags.format !== undefined || flags.failOn !== undefined) {
-        const command = [
+        const checked = [
           'labelwise',
           name,
           rest.find((a) => !a.startsWith('-') && name !== 'build' && name !== 'diff'),
         ]
           .filter(Boolean)
           .join(' ');
-        return await runCheck(command, flags, io, module.run, VERSION);
+        return await runCheck(checked, flags, io, module.run, VERSION);
       }
     }
     return await module.run(rest, io);
   } catch (error) {
-    if (error instanceof LabelwiseError) {
-      // `error` is the selector commands' documented shape; `diagnostics` the one shape for all.
-      if (json)
-        printJson(io, {
-          error: error.toJSON(),
-          ...diagnosticsJson([diagnosticFromError(error, name)]),
-        });
-      else io.stderr(`labelwise ${name}: ${formatError(error)}\n`);
-      return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
-    }
-    const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr(`labelwise: internal error, please report it with the command you ran.\n${stack}\n`);
-    return EXIT.internal;
+    return reportFailure(error, name, format, io);
   }
+}
+
+/** The exit code of a command that threw; the failure printed in the format asked for. */
+export function reportFailure(
+  error: unknown,
+  name: string,
+  format: DocumentFormat | undefined,
+  io: CliIO,
+): number {
+  const command = `labelwise ${name}`;
+  if (error instanceof LabelwiseError) {
+    // `error` is the selector commands' documented shape; `diagnostics` the one shape for all.
+    if (format !== undefined)
+      io.stdout(
+        errorDocument(format, diagnosticFromError(error, name), command, VERSION, {
+          error: error.toJSON(),
+        }),
+      );
+    else io.stderr(`labelwise ${name}: ${formatError(error)}\n`);
+    return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
+  }
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr(`labelwise: internal error, please report it with the command you ran.\n${stack}\n`);
+  if (format !== undefined) {
+    const message = 'internal error, please report it with the command you ran';
+    const diagnostic: Diagnostic = { severity: 'error', code: 'CLI_INTERNAL_ERROR', message };
+    io.stdout(errorDocument(format, diagnostic, command, VERSION));
+  }
+  return EXIT.internal;
 }
 
 /** The process entry point used by `bin/labelwise.js`. */

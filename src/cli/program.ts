@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { OutputConfiguration } from 'commander';
-import { diagnosticsJson } from '../base/index.js';
+import { errorDocument, requestedFormat } from './error-document.js';
+import { VERSION } from './version.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 
@@ -64,12 +65,15 @@ export async function runProgram(
       ) {
         return EXIT.ok;
       }
-      // Under --json a usage error is JSON too, in the one shape, so scripts never parse text.
-      const end = args.indexOf('--');
-      if ((end < 0 ? args : args.slice(0, end)).includes('--json')) {
+      // Under --json (or --format sarif|junit) a usage error is a document of that format
+      // too, so scripts never parse text and an uploaded report is never empty.
+      const format = requestedFormat(args);
+      if (format !== undefined) {
         const message = error.message.replace(/^error: /, '');
-        const json = diagnosticsJson([{ severity: 'error', code: 'CLI_USAGE', message }]);
-        program.configureOutput().writeOut?.(`${JSON.stringify(json, null, 2)}\n`);
+        const diagnostic = { severity: 'error', code: 'CLI_USAGE', message } as const;
+        program
+          .configureOutput()
+          .writeOut?.(errorDocument(format, diagnostic, program.name(), VERSION));
       }
       return EXIT.invalid;
     }

@@ -92,13 +92,16 @@ export function formatChangesText(changes: readonly HostChanges[]): string {
   return out.length === 0 ? '' : `${out.join('\n')}\n`;
 }
 
-/** Markdown cell text: inline code with backticks and pipes made harmless. */
+/**
+ * Markdown cell text: inline code the text cannot close (the fence is longer than any backtick
+ * run inside), pipes escaped for the table. Code keeps `@user`, links and HTML from rendering.
+ */
 function code(text: string): string {
   const clean = escapeControl(text, true).replace(/\|/g, '\\|');
-  const fence = clean.includes('`') ? '``' : '`';
-  return clean === ''
-    ? ''
-    : `${fence}${fence === '``' ? ' ' : ''}${clean}${fence === '``' ? ' ' : ''}${fence}`;
+  if (clean === '') return '';
+  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return longest === 0 ? `${fence}${clean}${fence}` : `${fence} ${clean} ${fence}`;
 }
 
 /** Markdown for a pull-request comment: a summary line, then one table per group of hosts. */

@@ -4,6 +4,8 @@ export const REPO_CODES = {
   BUILD_NOTHING_FOUND: 'the repository holds no part labelwise knows',
   BUILD_CONFIG_INVALID: 'labelwise.yaml cannot be read or names something unknown',
   CLI_USAGE: 'flags that cannot go together, or a required one missing',
+  CLI_INTERNAL_ERROR:
+    'labelwise failed on a bug (exit 70); the document says so, stderr has the stack',
   DIFF_GIT_UNAVAILABLE: 'git is not installed or cannot run',
   DIFF_NOT_A_REPOSITORY: 'the repository given to diff is not inside a git work tree',
   DIFF_BAD_REVISION: 'a revision given to diff does not name a commit',

@@ -23,3 +23,8 @@ export type { RepoDiff } from './diff/model.js';
 export { renderDiffText } from './diff/render-text.js';
 export { MARKDOWN_LIMIT, renderDiffMarkdown } from './diff/render-markdown.js';
 export { CONFIG_SCHEMA_ID, repoConfigSchema } from './config-schema.js';
+export { diffOutputFiles, runDiff } from './diff-run.js';
+export type { DiffOptions, DiffRun } from './diff-run.js';
+export { buildOutputFiles, linkBase, outputFiles } from './output-files.js';
+export type { OutputFilesOptions } from './output-files.js';
+export { currentRevision } from './io/git-snapshot.js';

@@ -7,9 +7,16 @@ import type { Diagnostic } from '../diagnostic.js';
 import { formatLocation, sortDiagnostics } from '../diagnostic.js';
 import { compareText, escapeControl } from '../text.js';
 
+// Everything XML 1.0's `Char` production excludes: U+FFFE, U+FFFF and lone surrogates too.
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
 function xml(text: string): string {
   // XML 1.0 cannot carry most control characters even escaped: make them visible first.
   return escapeControl(text)
+    .replace(
+      NOT_XML,
+      (char) => `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, '0')}`,
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -6,7 +6,7 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import type { Diagnostic } from '../diagnostic.js';
 import { sortDiagnostics } from '../diagnostic.js';
-import { compareText } from '../text.js';
+import { compareText, escapeControl } from '../text.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -31,13 +31,21 @@ function fileUri(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/**
+ * Plain text for `message.text`: `[` and `]` escaped, since SARIF 2.1.0 §3.11.6 reads
+ * `[text](target)` in a message as an embedded link, and invisible characters made visible.
+ */
+function plain(text: string): string {
+  return escapeControl(text).replace(/[[\]]/g, (char) => `\\${char}`);
+}
+
 function result(d: Diagnostic, ruleIndex: number): Result {
-  const text = d.hint === undefined ? d.message : `${d.message}\nhint: ${d.hint}`;
+  const text = plain(d.hint === undefined ? d.message : `${d.message}\nhint: ${d.hint}`);
   const out: Result = {
     ruleId: d.code,
     ruleIndex,
     level: d.severity === 'error' ? 'error' : 'warning',
-    message: { text: d.object === undefined ? text : `[${d.object}] ${text}` },
+    message: { text: d.object === undefined ? text : `\\[${plain(d.object)}\\] ${text}` },
   };
   if (d.file !== undefined) {
     out.locations = [

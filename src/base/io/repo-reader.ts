@@ -26,7 +26,7 @@ import {
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostic.js';
 import { LabelwiseError } from '../errors.js';
-import { compareText, escapeControl } from '../text.js';
+import { compareText, escapeBytes, escapeControl } from '../text.js';
 
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -223,9 +223,10 @@ export class RepoReader {
       const real = this.realTarget(rel === '' ? '.' : rel);
       if (real === undefined || visited.has(real)) return;
       visited.add(real);
-      let names: string[];
+      let raw: Buffer[];
       try {
-        names = readdirSync(real);
+        // Names as bytes: a name that is not UTF-8 would otherwise decode to U+FFFD and vanish.
+        raw = readdirSync(real, { encoding: 'buffer' });
       } catch (error) {
         this.note(
           'error',
@@ -235,7 +236,7 @@ export class RepoReader {
         );
         return;
       }
-      names.sort(compareText);
+      const names = this.decodeNames(raw, real, rel, options);
       for (const name of names) {
         const path = rel === '' ? name : `${rel}/${name}`;
         const target = this.realTarget(path);
@@ -262,6 +263,45 @@ export class RepoReader {
     };
     walk(start);
     return found;
+  }
+
+  /**
+   * The names of one directory that are UTF-8, sorted. Every other name is an error naming it
+   * escaped (`kubectl apply -f` would still apply such a file, so it is never skipped in
+   * silence); a folder is reported whatever it holds, a file when it would have been listed.
+   * Names stay strings everywhere else, so such a file cannot be opened by name afterwards.
+   */
+  private decodeNames(
+    raw: readonly Buffer[],
+    real: string,
+    rel: string,
+    options: ListOptions,
+  ): string[] {
+    const names: string[] = [];
+    for (const bytes of raw) {
+      const name = bytes.toString('utf8');
+      if (Buffer.from(name, 'utf8').equals(bytes)) {
+        names.push(name);
+        continue;
+      }
+      const shown = `${rel === '' ? '' : `${rel}/`}${escapeBytes(bytes)}`;
+      let folder = false;
+      try {
+        folder = statSync(Buffer.concat([Buffer.from(`${real}/`), bytes])).isDirectory();
+      } catch {
+        // A dangling link or a vanished file: reported as a file.
+      }
+      if (folder || matches(name, options.extensions))
+        this.note(
+          // A manifest (what `kubectl apply -f` would apply) or a folder fails the build.
+          folder || /\.(ya?ml|json)$/i.test(name) ? 'error' : 'warning',
+          'READ_NAME_NOT_UTF8',
+          shown,
+          `${folder ? 'folder' : 'file'} name is not valid UTF-8; ${folder ? 'nothing in it is' : 'it is not'} read`,
+          'rename it (git mv) to a UTF-8 name',
+        );
+    }
+    return names.sort(compareText);
   }
 
   /**

@@ -55,50 +55,31 @@ export function readCatalogDir(reader: RepoReader, dir: string): CatalogInput {
   };
 }
 
-/** The service directories an output manifest lists (`<service>/<file>` entries). */
-function manifestServices(reader: RepoReader, prefix: string): string[] {
-  if (!reader.exists(`${prefix}${MANIFEST}`)) return [];
-  const text = reader.readText(`${prefix}${MANIFEST}`);
-  if (text === undefined) return [];
-  try {
-    const files = (JSON.parse(text) as { files?: unknown }).files;
-    if (typeof files !== 'object' || files === null) return [];
-    return Object.keys(files)
-      .map((path) => path.split('/'))
-      .filter((parts) => parts.length === 2 && parts[0] !== '' && !parts[0]!.startsWith('.'))
-      .map((parts) => parts[0] as string);
-  } catch {
-    return [];
-  }
-}
-
 /**
- * Reads the rendered part of the repository directory `dir`: the directories of `services` and
- * of every service the output manifest lists (so a service removed from the catalog still shows
- * as removed), each read one level deep (a file added to a service directory by hand shows as
- * an extra). Nothing else is listed: an apps directory named wrongly (`--out /`) is never
- * walked. The manifest itself is not part of the comparison. Returns `<service>/<file>` → text;
- * a missing directory reads as empty.
+ * Reads the apps directory `dir` for the golden comparison: every file below it, at any depth,
+ * dotfiles included, except labelwise's own output manifest at its top. A file the render did
+ * not produce (`evil/crb.yaml`, `<service>/.crb.yaml`, `<service>/sub/crb.yaml`) is then an
+ * extra, a difference: `kubectl apply -R -f apps/` would apply it, so the gate must see it.
+ * Links and special files follow the reader's rules (a link out of the repository is reported,
+ * never followed). `services` is kept for callers; the walk no longer depends on it. Returns
+ * path below `dir` → text; a missing directory reads as empty.
  */
 export function readAppsDir(
   reader: RepoReader,
   dir: string,
   services: readonly string[],
 ): Record<string, string> {
+  void services;
   const files: Record<string, string> = {};
   if (!reader.exists(dir)) return files;
   requireDir(reader, dir);
   const prefix = dir === '.' || dir === '' ? '' : `${dir}/`;
-  const candidates = [...new Set([...services, ...manifestServices(reader, prefix)])].sort();
-  for (const service of candidates) {
-    const serviceDir = `${prefix}${service}`;
-    if (!reader.exists(serviceDir) || reader.kind(serviceDir) !== 'dir') continue;
-    for (const entry of reader.list(serviceDir, { recursive: false })) {
-      const name = baseName(entry.path);
-      if (name.startsWith('.')) continue;
-      const text = reader.readText(entry.path);
-      if (text !== undefined) files[`${service}/${name}`] = text;
-    }
+  for (const entry of reader.list(dir)) {
+    const path = entry.path.slice(prefix.length);
+    if (path === MANIFEST) continue;
+    const text = reader.readText(entry.path);
+    // Unreadable files are in the reader's diagnostics; an empty stand-in keeps them a difference.
+    files[path] = text ?? '';
   }
   return files;
 }

@@ -2,6 +2,11 @@
  * `labelwise diff --format markdown`: sized for a pull-request comment. Each module is a section;
  * a section with many entries is collapsed (`<details>`), and the whole comment stays under a
  * size limit (GitHub takes 65,536 characters) by cutting the longest sections first, saying so.
+ *
+ * Nothing from the input is live: every input-derived string (names, paths, messages, probe
+ * paths) is inside a code span its text cannot close, or a fenced block it cannot close. Escaping
+ * with backslashes is not enough on GitHub, which links `@octocat`, `@org/team`, `user@host` and
+ * bare `https://…` in rendered text; it renders none of them inside code.
  */
 import { escapeControl, formatLocation, maxOf } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
@@ -11,21 +16,18 @@ import type { RepoDiff } from './model.js';
 export const MARKDOWN_LIMIT = 60_000;
 const COLLAPSE_AFTER = 10;
 
-/** Text safe outside code: no HTML, no Markdown structure from the input. */
-function md(text: string): string {
-  return escapeControl(text, true).replace(/[\\`*_{}[\]()#+\-.!|<>&~]/g, (ch) => `\\${ch}`);
-}
-
-/** An inline code span that the input cannot close. */
-function code(text: string): string {
+/**
+ * An inline code span that the input cannot close: its fence is one backtick longer than the
+ * longest run inside, and the padding spaces keep a leading or trailing backtick inside.
+ */
+export function code(text: string): string {
   const clean = escapeControl(text, true);
-  const ticks = '`'.repeat(
-    maxOf(
-      [...clean.matchAll(/`+/g)].map((m) => m[0].length + 1),
-      1,
-    ),
+  const longest = maxOf(
+    [...clean.matchAll(/`+/g)].map((m) => m[0].length),
+    0,
   );
-  return `${ticks} ${clean} ${ticks}`;
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks} ${clean === '' ? ' ' : clean} ${ticks}`;
 }
 
 /** A fenced block that the input cannot close. */
@@ -41,7 +43,7 @@ function fence(text: string, lang = ''): string {
 
 function diagnosticLine(d: Diagnostic): string {
   const where = formatLocation(d);
-  return `${d.severity === 'error' ? '❌' : '⚠️'} ${code(d.code)}${where === '' ? '' : ` ${code(where)}`} ${md(d.message)}`;
+  return `${d.severity === 'error' ? '❌' : '⚠️'} ${code(d.code)}${where === '' ? '' : ` ${code(where)}`} ${code(d.message)}`;
 }
 
 interface Section {
@@ -63,11 +65,7 @@ function render(sections: readonly Section[], header: string[]): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOWN_LIMIT): string {
-  const header = [
-    `### labelwise diff ${code(name)}: ${code(diff.from.revision)} → ${code(diff.to.revision)}`,
-  ];
-  if (!diff.changed) return `${header[0]}\n\nNo change to what reaches what.\n`;
+function summaryLines(diff: RepoDiff): string {
   const summary = [
     `fleet: ${diff.fleet.changes.length} host(s)`,
     `catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s), ${diff.catalog.hazards.length} hazard(s)`,
@@ -75,62 +73,78 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
     `anchors: ${diff.anchor.changes.length} claim(s)`,
     `diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved${diff.errors > 0 ? ` — **${diff.errors} error(s) after the change**` : ''}`,
   ];
-  header.push(summary.map((s) => `- ${s}`).join('\n'));
-  const sections: Section[] = [
-    {
-      title: `Fleet: ${diff.fleet.changes.length} host(s) changed`,
-      lines: diff.fleet.changes.flatMap((h) => [
-        `- **${md(h.host)}** ${h.change}${h.layersAdded.length > 0 ? `, now reached by ${h.layersAdded.map(code).join(', ')}` : ''}${h.layersRemoved.length > 0 ? `, no longer by ${h.layersRemoved.map(code).join(', ')}` : ''}`,
-        ...h.fields.map((f) => `  - ${code(fieldLine(f))}`),
-      ]),
-    },
-    {
-      title: `Catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s)`,
-      lines: [
-        ...diff.catalog.hazards.map((d) => `- ${diagnosticLine(d)}`),
-        ...diff.catalog.flows.map(
-          (f) =>
-            `- flow ${code(f.flow)} ${f.change === 'allowed' ? 'now **allowed**' : 'now **denied**'}`,
-        ),
-        ...diff.catalog.changes.flatMap((m) =>
-          m.patch === undefined
-            ? [`- ${m.change} ${code(m.file)}`]
-            : [`- changed ${code(m.file)}`, '', fence(m.patch, 'diff'), ''],
-        ),
-      ],
-    },
-    {
-      title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
-      lines: [
-        ...diff.policy.changes.map(
-          (c) =>
-            `- ${code(c.target)} from ${code(c.client)}: ${md(c.before)} → **${md(c.after)}**${c.cause === undefined ? '' : ` (${code(c.cause)})`}`,
-        ),
-        ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged
-          ? ['- the compiled policy changed']
-          : []),
-      ],
-    },
-    {
-      title: `Anchors: ${diff.anchor.changes.length} claim(s) changed`,
-      lines: [
-        ...diff.anchor.changes.map(
-          (c) =>
-            `- ${code(`${c.project}/${c.backend}`)} ${c.change}: ${md(c.before ?? '(none)')} → ${md(c.after ?? '(none)')}`,
-        ),
-        ...diff.anchor.overlapsIntroduced.map((d) => `- ${diagnosticLine(d)}`),
-      ],
-    },
-    {
-      title: `Diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved`,
-      lines: [
-        ...diff.introduced.map((d) => `- introduced: ${diagnosticLine(d)}`),
-        ...diff.resolved.map((d) => `- resolved: ${diagnosticLine(d)}`),
-      ],
-    },
-  ];
+  return summary.map((s) => `- ${s}`).join('\n');
+}
+
+function fleetSection(diff: RepoDiff): Section {
+  return {
+    title: `Fleet: ${diff.fleet.changes.length} host(s) changed`,
+    lines: diff.fleet.changes.flatMap((h) => [
+      `- ${code(h.host)} ${h.change}${h.layersAdded.length > 0 ? `, now reached by ${h.layersAdded.map(code).join(', ')}` : ''}${h.layersRemoved.length > 0 ? `, no longer by ${h.layersRemoved.map(code).join(', ')}` : ''}`,
+      ...h.fields.map((f) => `  - ${code(fieldLine(f))}`),
+    ]),
+  };
+}
+
+function catalogSection(diff: RepoDiff): Section {
+  return {
+    title: `Catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s)`,
+    lines: [
+      ...diff.catalog.hazards.map((d) => `- ${diagnosticLine(d)}`),
+      ...diff.catalog.flows.map(
+        (f) =>
+          `- flow ${code(f.flow)} ${f.change === 'allowed' ? 'now **allowed**' : 'now **denied**'}`,
+      ),
+      ...diff.catalog.changes.flatMap((m) =>
+        m.patch === undefined
+          ? [`- ${m.change} ${code(m.file)}`]
+          : [`- changed ${code(m.file)}`, '', fence(m.patch, 'diff'), ''],
+      ),
+    ],
+  };
+}
+
+function policySection(diff: RepoDiff): Section {
+  return {
+    title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
+    lines: [
+      ...diff.policy.changes.map(
+        (c) =>
+          `- ${code(c.target)} from ${code(c.client)}: ${code(c.before)} → **${code(c.after)}**${c.cause === undefined ? '' : ` (${code(c.cause)})`}`,
+      ),
+      ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged
+        ? ['- the compiled policy changed']
+        : []),
+    ],
+  };
+}
+
+function anchorSection(diff: RepoDiff): Section {
+  return {
+    title: `Anchors: ${diff.anchor.changes.length} claim(s) changed`,
+    lines: [
+      ...diff.anchor.changes.map(
+        (c) =>
+          `- ${code(`${c.project}/${c.backend}`)} ${c.change}: ${code(c.before ?? '(none)')} → ${code(c.after ?? '(none)')}`,
+      ),
+      ...diff.anchor.overlapsIntroduced.map((d) => `- ${diagnosticLine(d)}`),
+    ],
+  };
+}
+
+function diagnosticsSection(diff: RepoDiff): Section {
+  return {
+    title: `Diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved`,
+    lines: [
+      ...diff.introduced.map((d) => `- introduced: ${diagnosticLine(d)}`),
+      ...diff.resolved.map((d) => `- resolved: ${diagnosticLine(d)}`),
+    ],
+  };
+}
+
+/** Over the limit: halve the longest section until the comment fits, and say what was cut. */
+function fitToLimit(sections: Section[], header: string[], limit: number): string {
   let text = render(sections, header);
-  // Over the limit: halve the longest section until the comment fits, and say what was cut.
   for (let round = 0; text.length > limit && round < 64; round++) {
     const size = (section: Section): number => section.lines.join('\n').length;
     const longest = sections.reduce((a, b) => (size(b) > size(a) ? b : a));
@@ -143,5 +157,22 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
     longest.lines.push(`… ${dropped} more (run \`labelwise diff --json\` for all)`);
     text = render(sections, header);
   }
-  return text.length > limit ? `${text.slice(0, limit - 40)}\n\n… (cut to fit a comment)\n` : text;
+  if (text.length <= limit) return text;
+  // Cut at a line end: every code span opens and closes on one line, so none is left open
+  // to turn the rest of the comment live (an open fence keeps the rest as code, which is safe).
+  const cut = text.slice(0, limit - 40);
+  return `${cut.slice(0, Math.max(0, cut.lastIndexOf('\n')))}\n\n… (cut to fit a comment)\n`;
+}
+
+export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOWN_LIMIT): string {
+  const title = `### labelwise diff ${code(name)}: ${code(diff.from.revision)} → ${code(diff.to.revision)}`;
+  if (!diff.changed) return `${title}\n\nNo change to what reaches what.\n`;
+  const sections = [
+    fleetSection(diff),
+    catalogSection(diff),
+    policySection(diff),
+    anchorSection(diff),
+    diagnosticsSection(diff),
+  ];
+  return fitToLimit(sections, [title, summaryLines(diff)], limit);
 }

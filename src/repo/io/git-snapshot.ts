@@ -1,14 +1,19 @@
 /**
- * A repository as it was at one git revision, read from git without touching the work tree,
- * the index or the refs: `git archive` of the revision, unpacked into a fresh temporary folder
- * that is removed afterwards. Revisions are hostile input: they are checked with
- * `git rev-parse --verify` and never reach a shell.
+ * A repository as it was at one git revision, for `labelwise diff`: the committed blobs of the
+ * repository's folder written to a private temporary folder (base's `writeCommitSnapshot`; never
+ * `git archive`, which obeys the reviewed commit's own `export-ignore`/`export-subst`). The work
+ * tree, the index and the refs are never touched. Revisions are hostile input: they are checked
+ * with `git rev-parse --verify` and never reach a shell; every git call goes through base's
+ * hardened runner, so the repository's config runs nothing.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { LabelwiseError, escapeControl } from '../../base/index.js';
+import { basename, resolve } from 'node:path';
+import {
+  GitReadError,
+  LabelwiseError,
+  escapeControl,
+  runGitSync,
+  writeCommitSnapshot,
+} from '../../base/index.js';
 
 export interface Snapshot {
   /** Where the repository directory of that revision now lies. */
@@ -18,40 +23,59 @@ export interface Snapshot {
   readonly cleanup: () => void;
 }
 
-function git(cwd: string, args: readonly string[]): { ok: boolean; out: string; err: string } {
-  const result = spawnSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    timeout: 60_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (result.error !== undefined) {
-    const code = (result.error as NodeJS.ErrnoException).code;
+export interface GitLocation {
+  /** The work tree's top level. */
+  readonly top: string;
+  /** The repository folder below `top`: `''` or ending in `/`, as bytes (names need not be UTF-8). */
+  readonly prefix: Buffer;
+}
+
+function git(cwd: string, args: readonly string[]): { ok: boolean; out: string; raw: Buffer } {
+  const result = runGitSync(cwd, args, { timeoutMs: 60_000 });
+  if (result.spawnError !== undefined) {
+    const code = result.spawnError.code;
     throw new LabelwiseError(
       'DIFF_GIT_UNAVAILABLE',
-      code === 'ENOENT'
-        ? 'git is not installed or not on PATH'
-        : `git could not run: ${code ?? result.error.message}`,
+      code === 'ENOENT' ? 'git is not installed or not on PATH' : `git could not run: ${code}`,
       { hint: 'install git', kind: 'unavailable' },
     );
   }
-  return { ok: result.status === 0, out: result.stdout.trim(), err: result.stderr.trim() };
+  const raw = result.stdout.subarray(
+    0,
+    result.stdout.at(-1) === 10 ? result.stdout.length - 1 : result.stdout.length,
+  );
+  return { ok: result.status === 0, out: raw.toString('utf8'), raw };
 }
 
-/** The git work tree holding `dir`, and `dir` relative to it (with `/`). */
-export function gitLocation(dir: string): { top: string; prefix: string } {
+function notARepository(dir: string, bare: boolean): LabelwiseError {
+  return new LabelwiseError(
+    'DIFF_NOT_A_REPOSITORY',
+    bare
+      ? `${escapeControl(dir, true)} is a bare git repository: it has no work tree to build`
+      : `${escapeControl(dir, true)} is not inside a git repository`,
+    {
+      hint: bare
+        ? 'run labelwise diff in a clone with a work tree (git clone without --bare)'
+        : 'labelwise diff compares git revisions; run it in a git checkout',
+      kind: 'unavailable',
+    },
+  );
+}
+
+/** The git work tree holding `dir` (which may be a symbolic link), and `dir` inside it. */
+export function gitLocation(dir: string): GitLocation {
+  const bare = git(dir, ['rev-parse', '--is-bare-repository']);
+  if (bare.ok && bare.out === 'true') throw notARepository(dir, true);
   const top = git(dir, ['rev-parse', '--show-toplevel']);
-  if (!top.ok)
-    throw new LabelwiseError(
-      'DIFF_NOT_A_REPOSITORY',
-      `${escapeControl(dir, true)} is not inside a git repository`,
-      {
-        hint: 'labelwise diff compares git revisions; run it in a git checkout',
-        kind: 'unavailable',
-      },
-    );
-  const prefix = relative(top.out, resolve(dir)).split('\\').join('/');
-  return { top: top.out, prefix };
+  if (!top.ok) throw notARepository(dir, false);
+  // git names the prefix from the real directory, so a REPO given as a link finds its folder.
+  const prefix = git(dir, ['rev-parse', '--show-prefix']);
+  return { top: top.out, prefix: prefix.ok ? prefix.raw : Buffer.alloc(0) };
+}
+
+function isShallow(top: string): boolean {
+  const found = git(top, ['rev-parse', '--is-shallow-repository']);
+  return found.ok && found.out === 'true';
 }
 
 /** The commit a revision names, or a clear error. */
@@ -66,76 +90,53 @@ export function resolveRevision(top: string, revision: string): string {
     '--end-of-options',
     `${revision}^{commit}`,
   ]);
-  if (!found.ok || !/^[0-9a-f]{40,64}$/.test(found.out))
-    throw new LabelwiseError(
-      'DIFF_BAD_REVISION',
-      `${JSON.stringify(revision)} names no commit in ${escapeControl(top, true)}`,
-      { hint: 'give a branch, tag or commit (git log lists them)' },
-    );
-  return found.out;
+  if (found.ok && /^[0-9a-f]{40,64}$/.test(found.out)) return found.out;
+  const shallow = isShallow(top);
+  throw new LabelwiseError(
+    'DIFF_BAD_REVISION',
+    `${JSON.stringify(revision)} names no commit in ${escapeControl(top, true)}${shallow ? ' (a shallow clone)' : ''}`,
+    {
+      hint: shallow
+        ? 'this clone is shallow: fetch the history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`)'
+        : 'give a branch, tag or commit (git log lists them)',
+    },
+  );
 }
 
-/** Unpacks `prefix` of `commit` into a temporary folder. */
-export async function snapshot(top: string, prefix: string, commit: string): Promise<Snapshot> {
-  const root = mkdtempSync(join(tmpdir(), 'labelwise-diff-'));
-  const cleanup = (): void => rmSync(root, { recursive: true, force: true });
+/** Writes the repository folder of `commit` to a temporary folder (see the file comment). */
+export async function snapshot(
+  location: GitLocation,
+  commit: string,
+  repo: string,
+): Promise<Snapshot> {
   try {
-    await new Promise<void>((done, fail) => {
-      const archive = spawn(
-        'git',
-        ['archive', '--format=tar', commit, ...(prefix === '' ? [] : ['--', prefix])],
-        {
-          cwd: top,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      const untar = spawn('tar', ['-x', '-f', '-', '-C', root, '--no-same-owner'], {
-        stdio: ['pipe', 'ignore', 'pipe'],
-      });
-      let errors = '';
-      archive.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-      untar.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-      archive.stdout.pipe(untar.stdin);
-      archive.on('error', fail);
-      untar.on('error', fail);
-      let pending = 2;
-      let failed = false;
-      const finish = (code: number | null): void => {
-        if (code !== 0) failed = true;
-        if (--pending > 0) return;
-        if (failed) fail(new Error(errors.split('\n')[0] || 'git archive failed'));
-        else done();
-      };
-      archive.on('close', finish);
-      untar.on('close', finish);
+    const snap = await writeCommitSnapshot(location.top, location.prefix, commit, {
+      folderName: basename(resolve(repo)),
     });
+    return { dir: snap.dir, commit, cleanup: snap.cleanup };
   } catch (error) {
-    cleanup();
+    if (!(error instanceof GitReadError)) throw error;
     throw new LabelwiseError(
       'DIFF_GIT_FAILED',
-      `cannot read ${commit.slice(0, 12)} from git: ${(error as Error).message}`,
+      `cannot read ${commit.slice(0, 12)} from git: ${escapeControl(error.message, true)}`,
       { kind: 'unavailable' },
     );
   }
-  return { dir: prefix === '' ? root : join(root, ...prefix.split('/')), commit, cleanup };
 }
 
 /**
  * The commit checked out in the work tree holding `dir` (`+dirty` when it has uncommitted
  * changes), or undefined when `dir` is not in a git checkout or git is missing. For the report.
+ * `git status` runs without optional locks, so it never rewrites `.git/index`.
  */
 export function currentRevision(dir: string): string | undefined {
-  const found = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  if (found.status !== 0 || found.error !== undefined) return undefined;
-  const status = spawnSync('git', ['status', '--porcelain', '--', '.'], {
-    cwd: dir,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  const dirty = status.status === 0 && status.stdout.trim() !== '';
-  return `${found.stdout.trim()}${dirty ? '+dirty' : ''}`;
+  const found = runGitSync(dir, ['rev-parse', '--short=12', 'HEAD'], { timeoutMs: 10_000 });
+  if (found.status !== 0 || found.spawnError !== undefined) return undefined;
+  const status = runGitSync(
+    dir,
+    ['status', '--porcelain', '-z', '--ignore-submodules=all', '--', '.'],
+    { timeoutMs: 30_000 },
+  );
+  const dirty = status.status === 0 && status.stdout.length > 0;
+  return `${found.stdout.toString('utf8').trim()}${dirty ? '+dirty' : ''}`;
 }
