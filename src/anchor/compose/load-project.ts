@@ -226,7 +226,17 @@ function readEnvFiles(
     const full = posix.isAbsolute(path)
       ? path
       : posix.normalize(posix.join(context.projectDir, path));
-    if (!required && !context.fs.exists(full)) continue;
+    if (!context.fs.exists(full)) {
+      if (required)
+        context.report(
+          'error',
+          'ANCHOR_COMPOSE_ENV_FILE',
+          `env_file ${JSON.stringify(full)} of service ${JSON.stringify(service)} does not exist`,
+          item.where,
+          service,
+        );
+      continue;
+    }
     const text = context.fs.readText(full);
     if (text === undefined) continue; // the reader says why (missing, outside the repository, …)
     const parsed = parseDotEnv(text, context.lookup);
