@@ -5,6 +5,7 @@
  * before anything is touched.
  */
 import { LabelwiseError, quote } from '../base/errors.js';
+import { misleadingScope, scopeText } from './scope-notice.js';
 import {
   formatEqualityList,
   parseEqualityList,
@@ -119,6 +120,13 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
 
   const extNetwork = get(env, 'ANCHORD_EXT_NETWORK').trim() || undefined;
   const extIface = get(env, 'ANCHORD_EXT_IFACE').trim() || 'eth0';
+  // The outside network, when named, decides the interface: say so when both are set.
+  if (extNetwork !== undefined && get(env, 'ANCHORD_EXT_IFACE').trim() !== '')
+    notices.push({
+      level: 'warn',
+      msg: 'ANCHORD_EXT_NETWORK set; ANCHORD_EXT_IFACE ignored',
+      attrs: { ext_network: extNetwork, ignored_iface: get(env, 'ANCHORD_EXT_IFACE').trim() },
+    });
   if (!IFACE_NAME.test(extIface)) {
     fail(
       'ANCHORD_EXT_IFACE',
@@ -207,12 +215,17 @@ export function resolveScope(env: Env): ResolvedScope {
     throw error;
   }
   if (scope.requirements.length > 0) {
-    const ignored = get(env, 'ANCHORD_PROJECT').trim();
+    // The project the selector replaces, whichever variable gave it (anchord's fallback order).
+    const explicitProject = get(env, 'ANCHORD_PROJECT').trim();
+    const ignored = explicitProject || get(env, 'COMPOSE_PROJECT_NAME').trim();
     if (ignored !== '') {
       notices.push({
         level: 'warn',
         msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
-        attrs: { ignored_project: ignored },
+        attrs: {
+          ignored_project: ignored,
+          ...(explicitProject === '' ? { from: 'COMPOSE_PROJECT_NAME' } : {}),
+        },
       });
     }
     notices.push({
@@ -220,6 +233,12 @@ export function resolveScope(env: Env): ResolvedScope {
       msg: 'backend label selector active',
       attrs: { selector: formatEqualityList(scope) ?? '' },
     });
+    for (const message of misleadingScope(scope))
+      notices.push({
+        level: 'warn',
+        msg: 'label selector is equality only',
+        attrs: { selector: scopeText(scope), detail: message },
+      });
     return { scope, scopeSource: 'selector', variable: 'ANCHORD_LABEL_SELECTOR', notices };
   }
   const explicit = get(env, 'ANCHORD_PROJECT').trim();

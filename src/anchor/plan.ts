@@ -152,7 +152,7 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
       notices.push({
         level: 'warn',
         msg: 'no usable IP for container',
-        attrs: { container: candidate.info.name, network: choice.network },
+        attrs: { container: candidate.info.name, shared_network: choice.network },
       });
       continue;
     }

@@ -315,3 +315,31 @@ test('merge-key bombs finish quickly with a located error (expansion is bounded)
   );
   assert.match(report.errors[0]?.message ?? '', /billion laughs/);
 });
+
+test('a scope that reads like another operator is warned about and printed quoted', () => {
+  // anchord reads `role!=ldap` as the key `role!`; so does the anchor, so it claims by that
+  // key, and the report must not read as "role is not ldap".
+  const report = check({
+    'compose.yaml': `services:
+  anchor:
+    environment:
+      ANCHORD_LABEL_SELECTOR: role!=ldap
+  ldap:
+    labels: { role: ldap, anchord.expose: tcp/389 }
+  other:
+    labels: { "role!": ldap, anchord.expose: tcp/636 }
+`,
+  });
+  assert.deepEqual(report.anchors[0]?.scope, '"role!"="ldap"');
+  assert.deepEqual(report.anchors[0]?.backends, ['other']);
+  const warning = report.warnings.find((w) => w.code === 'ANCHOR_SCOPE_MISLEADING');
+  assert.deepEqual([warning?.file, warning?.line, warning?.service], ['compose.yaml', 4, 'anchor']);
+  assert.match(warning?.message ?? '', /^ANCHORD_LABEL_SELECTOR: key "role!" ends in "!"/);
+  assert.deepEqual(
+    report.warnings.map((w) => [w.code, w.service]),
+    [
+      ['ANCHOR_SCOPE_MISLEADING', 'anchor'],
+      ['ANCHOR_UNCLAIMED_BACKEND', 'ldap'],
+    ],
+  );
+});

@@ -46,6 +46,12 @@ export interface ComposeLoadOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** `--profile`. Default: `COMPOSE_PROFILES`, else none. */
   readonly profiles?: readonly string[] | undefined;
+  /**
+   * When no profile is chosen (no `--profile`, no `COMPOSE_PROFILES`), keep every service, so a
+   * check covers every profile combination. Default: false (services with profiles left out, as
+   * Compose runs them).
+   */
+  readonly everyProfile?: boolean;
 }
 
 export interface ComposeLoadResult {
@@ -129,12 +135,13 @@ function projectModel(
   options: ComposeLoadOptions,
   context: LoadContext,
 ): ComposeProject {
-  const active =
+  const chosen =
     options.profiles ??
     (context.lookup('COMPOSE_PROFILES') ?? '')
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== '');
+  const active = chosen.length === 0 && options.everyProfile === true ? ['*'] : chosen;
   const ipv6Networks = new Set<string>();
   const networks = merged.entries.get('networks')?.value;
   if (networks?.kind === 'map')
@@ -226,7 +233,9 @@ function readEnvFiles(
     const full = posix.isAbsolute(path)
       ? path
       : posix.normalize(posix.join(context.projectDir, path));
-    if (!context.fs.exists(full)) {
+    // A path leaving the repository is the reader's to refuse (with its own warning).
+    const inside = !posix.isAbsolute(full) && !full.startsWith('../');
+    if (inside && !context.fs.exists(full)) {
       if (required)
         context.report(
           'error',
@@ -237,6 +246,7 @@ function readEnvFiles(
         );
       continue;
     }
+    if (!required && !context.fs.exists(full)) continue;
     const text = context.fs.readText(full);
     if (text === undefined) continue; // the reader says why (missing, outside the repository, …)
     const parsed = parseDotEnv(text, context.lookup);
