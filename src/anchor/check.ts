@@ -25,13 +25,16 @@ export interface ComposeCheckOptions {
    * none, so a repository revision alone decides its result.
    */
   readonly environment?: Readonly<Record<string, string | undefined>> | undefined;
-  /** `--profile`. Default: `COMPOSE_PROFILES`. */
+  /**
+   * `--profile`. Default: `COMPOSE_PROFILES`, else every profile: the proof then covers every
+   * combination, and claims and overlaps that need a profile name it.
+   */
   readonly profiles?: readonly string[] | undefined;
 }
 
 /** Loads and checks one Compose project. Never throws for bad input; deterministic. */
 export function checkComposeProject(options: ComposeCheckOptions): CheckReport {
-  const loaded = loadComposeProject(options);
+  const loaded = loadComposeProject({ ...options, everyProfile: true });
   return checkAnchors(loaded.project, loaded.diagnostics);
 }
 

@@ -42,7 +42,9 @@ export const ANCHOR_CHECK_CODES = {
     'interpolation: a required variable is missing, a template is invalid, or (warning) a variable is unset',
   ANCHOR_COMPOSE_EXTENDS: '`extends:` names no service, an unknown one, or forms a cycle',
   ANCHOR_COMPOSE_ENV_FILE: '`.env` or an `env_file:` file has a line that cannot be read',
-  ANCHOR_COMPOSE_UNSUPPORTED: '`include:` is not followed (warning)',
+  ANCHOR_SCOPE_MISLEADING:
+    'an equality scope reads like another operator (`role!=ldap` is key `role!`) (warning)',
+  ANCHOR_COMPOSE_UNSUPPORTED: 'a remote `include:` or `extends:` is not fetched',
   ANCHOR_COMPOSE_UNREADABLE: 'a Compose file named on the command line cannot be read (exit 3)',
   ANCHOR_INVALID_PROJECT_NAME:
     'the project name (--project, COMPOSE_PROJECT_NAME) is invalid, or empty after normalising',

@@ -5,6 +5,7 @@
  * before anything is touched.
  */
 import { LabelwiseError, quote } from '../base/errors.js';
+import { misleadingScope, scopeText } from './scope-notice.js';
 import {
   formatEqualityList,
   parseEqualityList,
@@ -78,23 +79,8 @@ export interface LoadConfigOptions {
   readonly modeArgument?: string;
 }
 
-/**
- * Reads and validates the network-anchor configuration. Throws a LabelwiseError
- * (`ANCHOR_INVALID_CONFIG`, `ANCHOR_MODE_NOT_SUPPORTED`, or the selector core's
- * `SELECTOR_EQUALITY_*` codes with their exact messages) for the first problem, including when
- * the mode selected is not network-anchor. Deterministic; never touches the process.
- */
-export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedConfig {
-  const notices: Notice[] = [];
-
-  const mode = selectMode(options.modeArgument, env);
-  if (mode !== 'network-anchor') {
-    fail(
-      'ANCHORD_MODE',
-      `mode ${quote(mode)} is not the network anchor's`,
-      'run "labelwise anchor service-anchor" for it',
-    );
-  }
+/** `ANCHORD_ADDRESS_MODE`: bootstrap (or slaac-ra-only, the same here); DHCP is refused. */
+function checkAddressMode(env: Env): void {
   const addressMode = get(env, 'ANCHORD_ADDRESS_MODE').trim();
   // anchord: slaac-ra-only keeps the assigned IPv4 and lets the kernel do IPv6 — bootstrap here.
   if (addressMode !== '' && addressMode !== 'bootstrap' && addressMode !== 'slaac-ra-only') {
@@ -114,12 +100,22 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       'leave it unset or use bootstrap',
     );
   }
+}
 
-  const { scope, scopeSource, notices: scopeNotices } = resolveScope(env);
-  pushAll(notices, scopeNotices);
-
+/** The outside network and interface, with the notice when both are set. */
+function outsideOf(
+  env: Env,
+  notices: Notice[],
+): { extNetwork: string | undefined; extIface: string } {
   const extNetwork = get(env, 'ANCHORD_EXT_NETWORK').trim() || undefined;
   const extIface = get(env, 'ANCHORD_EXT_IFACE').trim() || 'eth0';
+  // The outside network, when named, decides the interface: say so when both are set.
+  if (extNetwork !== undefined && get(env, 'ANCHORD_EXT_IFACE').trim() !== '')
+    notices.push({
+      level: 'warn',
+      msg: 'ANCHORD_EXT_NETWORK set; ANCHORD_EXT_IFACE ignored',
+      attrs: { ext_network: extNetwork, ignored_iface: get(env, 'ANCHORD_EXT_IFACE').trim() },
+    });
   if (!IFACE_NAME.test(extIface)) {
     fail(
       'ANCHORD_EXT_IFACE',
@@ -127,8 +123,11 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       'use 1-15 letters, digits, "_", "." or "-"',
     );
   }
-  const sharedNetwork = get(env, 'ANCHORD_SHARED_NETWORK').trim() || undefined;
+  return { extNetwork, extIface };
+}
 
+/** `ANCHORD_POLL_INTERVAL` in milliseconds (integer seconds or a Go duration). */
+function pollInterval(env: Env): number {
   const pollText = get(env, 'ANCHORD_POLL_INTERVAL').trim() || '30s';
   const pollIntervalMs = parseGoDuration(pollText);
   if (pollIntervalMs === undefined || pollIntervalMs <= 0) {
@@ -143,6 +142,35 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       `poll interval ${quote(pollText)} is out of range (100ms to 24 days)`,
     );
   }
+  return pollIntervalMs;
+}
+
+/**
+ * Reads and validates the network-anchor configuration. Throws a LabelwiseError
+ * (`ANCHOR_INVALID_CONFIG`, `ANCHOR_MODE_NOT_SUPPORTED`, or the selector core's
+ * `SELECTOR_EQUALITY_*` codes with their exact messages) for the first problem, including when
+ * the mode selected is not network-anchor. Deterministic; never touches the process.
+ */
+export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedConfig {
+  const notices: Notice[] = [];
+
+  const mode = selectMode(options.modeArgument, env);
+  if (mode !== 'network-anchor') {
+    fail(
+      'ANCHORD_MODE',
+      `mode ${quote(mode)} is not the network anchor's`,
+      'run "labelwise anchor service-anchor" for it',
+    );
+  }
+  checkAddressMode(env);
+
+  const { scope, scopeSource, notices: scopeNotices } = resolveScope(env);
+  pushAll(notices, scopeNotices);
+
+  const { extNetwork, extIface } = outsideOf(env, notices);
+  const sharedNetwork = get(env, 'ANCHORD_SHARED_NETWORK').trim() || undefined;
+
+  const pollIntervalMs = pollInterval(env);
 
   const { level, notice: levelNotice } = parseLogLevel(env.ANCHORD_LOG_LEVEL);
   if (levelNotice !== undefined) notices.unshift(levelNotice);
@@ -208,12 +236,17 @@ export function resolveScope(env: Env): ResolvedScope {
     throw error;
   }
   if (scope.requirements.length > 0) {
-    const ignored = get(env, 'ANCHORD_PROJECT').trim();
+    // The project the selector replaces, whichever variable gave it (anchord's fallback order).
+    const explicitProject = get(env, 'ANCHORD_PROJECT').trim();
+    const ignored = explicitProject || get(env, 'COMPOSE_PROJECT_NAME').trim();
     if (ignored !== '') {
       notices.push({
         level: 'warn',
         msg: 'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
-        attrs: { ignored_project: ignored },
+        attrs: {
+          ignored_project: ignored,
+          ...(explicitProject === '' ? { from: 'COMPOSE_PROJECT_NAME' } : {}),
+        },
       });
     }
     notices.push({
@@ -221,6 +254,12 @@ export function resolveScope(env: Env): ResolvedScope {
       msg: 'backend label selector active',
       attrs: { selector: formatEqualityList(scope) ?? '' },
     });
+    for (const message of misleadingScope(scope))
+      notices.push({
+        level: 'warn',
+        msg: 'label selector is equality only',
+        attrs: { selector: scopeText(scope), detail: message },
+      });
     return { scope, scopeSource: 'selector', variable: 'ANCHORD_LABEL_SELECTOR', notices };
   }
   const explicit = get(env, 'ANCHORD_PROJECT').trim();

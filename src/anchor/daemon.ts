@@ -192,19 +192,47 @@ export class AnchorDaemon {
     }, delay);
   }
 
+  private failed(result: 'error' | 'fatal'): ReconcileOutcome {
+    this.deps.metrics.reconcileTotal.inc({ result: 'error' });
+    return { result, backends: 0, entries: 0, conntrackFlushed: 0, applied: false };
+  }
+
+  /** One reconcile: observe, plan, apply when changed, report. */
   private async reconcileOnce(): Promise<ReconcileOutcome> {
     const started = process.hrtime.bigint();
-    const failed = (result: 'error' | 'fatal'): ReconcileOutcome => {
-      this.deps.metrics.reconcileTotal.inc({ result: 'error' });
-      return { result, backends: 0, entries: 0, conntrackFlushed: 0, applied: false };
-    };
-    let snapshot: Snapshot;
-    let macs: ReadonlyMap<string, string>;
+    const observed = await this.observe();
+    if ('result' in observed) return observed;
+    const planned = this.planFor(observed.snapshot, observed.macs);
+    if ('result' in planned) return planned;
+    let fibFamilies: readonly Family[];
     try {
-      macs = await this.deps.interfaces();
+      fibFamilies = await this.probeFib();
+    } catch (error) {
+      this.fatal(error); // nft itself is missing: nothing can ever be applied
+      return this.failed('fatal');
+    }
+    const script = renderNftScript(planned.plan.entries, {
+      extIface: planned.extIface,
+      fibFamilies,
+      masqueradeInbound: this.config.masqueradeInbound,
+    });
+    // An identical script means no nft call at all.
+    const changed = script !== this.lastScript;
+    const change = changed ? await this.apply(script, planned.plan) : { flushed: 0 };
+    if ('result' in change) return change;
+    return this.finish(planned.plan, changed, change.flushed, started);
+  }
+
+  /** The interfaces and the Docker snapshot; Docker errors keep the last rules and retry. */
+  private async observe(): Promise<
+    { snapshot: Snapshot; macs: ReadonlyMap<string, string> } | ReconcileOutcome
+  > {
+    try {
+      const macs = await this.deps.interfaces();
       if (this.selfId === undefined)
         this.selfId = (await this.deps.discovery.findSelf(new Set(macs.keys()))).id;
-      snapshot = await this.deps.discovery.snapshot(this.selfId, this.config.scope);
+      const snapshot = await this.deps.discovery.snapshot(this.selfId, this.config.scope);
+      return { snapshot, macs };
     } catch (error) {
       if (error instanceof LabelwiseError && !FATAL_CODES.has(error.code)) {
         this.deps.logger.warn(
@@ -212,27 +240,33 @@ export class AnchorDaemon {
           'docker unavailable; keeping last applied rules',
         );
         this.scheduleRetry();
-        return failed('error');
+        return this.failed('error');
       }
       this.fatal(error);
-      return failed('fatal');
+      return this.failed('fatal');
     }
+  }
 
+  /** The plan for a snapshot, its notices logged and its conflicts counted. */
+  private planFor(
+    snapshot: Snapshot,
+    macs: ReadonlyMap<string, string>,
+  ): { plan: ReturnType<typeof plan>; extIface: string } | ReconcileOutcome {
     let extIface: string;
-    let exclude: string[];
     let planned: ReturnType<typeof plan>;
     try {
-      ({ extIface, exclude } = this.outside(snapshot, macs));
+      const outside = this.outside(snapshot, macs);
+      extIface = outside.extIface;
       planned = plan(snapshot, {
         scope: this.config.scope,
-        excludeNetworks: exclude,
+        excludeNetworks: outside.exclude,
         pinnedSharedNetwork: this.config.sharedNetwork,
         lockedSharedNetwork: this.lockedShared,
         previousSharedNetwork: this.previousShared,
       });
     } catch (error) {
       this.fatal(error);
-      return failed('fatal');
+      return this.failed('fatal');
     }
     this.logNotices(planned.notices);
     this.countConflicts(
@@ -240,52 +274,53 @@ export class AnchorDaemon {
         c.losers.map((l) => `${c.family}/${c.proto}/${c.port}/${c.winner}/${l}`),
       ),
     );
+    return { plan: planned, extIface };
+  }
 
-    let fibFamilies: readonly Family[];
+  /** Applies a changed script in one transaction, then cuts connections to moved backends. */
+  private async apply(
+    script: string,
+    planned: ReturnType<typeof plan>,
+  ): Promise<{ applied: true; flushed: number } | ReconcileOutcome> {
     try {
-      fibFamilies = await this.probeFib();
+      await this.deps.kernel.apply(script);
     } catch (error) {
-      this.fatal(error); // nft itself is missing: nothing can ever be applied
-      return failed('fatal');
+      if (error instanceof LabelwiseError && error.code === 'ANCHOR_TOOL_MISSING') {
+        this.fatal(error);
+        return this.failed('fatal');
+      }
+      this.deps.logger.error({ err: errorText(error) }, 'nft apply failed');
+      this.scheduleRetry();
+      return this.failed('error');
     }
-    const script = renderNftScript(planned.entries, {
-      extIface,
-      fibFamilies,
-      masqueradeInbound: this.config.masqueradeInbound,
-    });
-    let applied = false;
+    this.tablesInstalled = true;
+    const flushes =
+      this.lastScript === undefined ? [] : conntrackFlushes(this.lastEntries, planned.entries);
+    this.lastScript = script;
+    this.lastEntries = planned.entries;
     let flushed = 0;
-    if (script !== this.lastScript) {
+    for (const flush of flushes) {
       try {
-        await this.deps.kernel.apply(script);
+        flushed += await this.deps.kernel.flush(flush);
+        this.deps.metrics.conntrackFlushes.inc({ family: metricFamily(flush.family) });
       } catch (error) {
-        if (error instanceof LabelwiseError && error.code === 'ANCHOR_TOOL_MISSING') {
-          this.fatal(error);
-          return failed('fatal');
-        }
-        this.deps.logger.error({ err: errorText(error) }, 'nft apply failed');
-        this.scheduleRetry();
-        return failed('error');
+        this.deps.logger.warn(
+          { err: errorText(error), family: metricFamily(flush.family) },
+          'conntrack flush failed',
+        );
       }
-      applied = true;
-      this.tablesInstalled = true;
-      const flushes =
-        this.lastScript === undefined ? [] : conntrackFlushes(this.lastEntries, planned.entries);
-      this.lastScript = script;
-      this.lastEntries = planned.entries;
-      for (const flush of flushes) {
-        try {
-          flushed += await this.deps.kernel.flush(flush);
-          this.deps.metrics.conntrackFlushes.inc({ family: metricFamily(flush.family) });
-        } catch (error) {
-          this.deps.logger.warn(
-            { err: errorText(error), family: metricFamily(flush.family) },
-            'conntrack flush failed',
-          );
-        }
-      }
-      this.deps.metrics.setEntries(countEntries(planned.entries));
     }
+    this.deps.metrics.setEntries(countEntries(planned.entries));
+    return { applied: true, flushed };
+  }
+
+  /** Records a successful reconcile: state, metrics and the `reconciled` line. */
+  private finish(
+    planned: ReturnType<typeof plan>,
+    applied: boolean,
+    flushed: number,
+    started: bigint,
+  ): ReconcileOutcome {
     if (planned.lockShared) this.lockedShared = planned.sharedNetwork;
     this.previousShared = planned.sharedNetwork;
     this.retryDelay = this.backoff.minMs;

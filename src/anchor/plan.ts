@@ -79,15 +79,9 @@ function byCreatedThenName(a: ContainerInfo, b: ContainerInfo): number {
   return byName !== 0 ? byName : compareText(a.id, b.id);
 }
 
-/**
- * Plans the DNAT entries for one snapshot. Containers outside the scope, without a non-blank
- * `anchord.expose`, with invalid labels or without an address on the shared network are left
- * out (the last two with a warning). Throws only the fatal shared-network errors of
- * {@link chooseSharedNetwork}.
- */
-export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
+/** The in-scope containers with valid, non-blank expose labels; invalid ones as notices. */
+function candidatesOf(snapshot: Snapshot, options: PlanOptions, notices: Notice[]): Candidate[] {
   const inScope = compile(options.scope);
-  const notices: Notice[] = [];
   const candidates: Candidate[] = [];
   const containers = [...snapshot.containers].sort(byCreatedThenName);
   for (const info of containers) {
@@ -121,7 +115,86 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
         : info.networks;
     candidates.push({ info, expose, v6, networks });
   }
+  return candidates;
+}
 
+/**
+ * Each candidate's addresses on the shared network and the entries it asks for, in candidate
+ * (created-then-name) order, so the first request for a key is the winner (the rule the static
+ * check shares, port-claims.ts). A candidate without an address is a notice.
+ */
+function addressed(
+  candidates: readonly Candidate[],
+  network: string,
+  notices: Notice[],
+): { backends: BackendClaim[]; requests: DnatEntry[] } {
+  const backends: BackendClaim[] = [];
+  const requests: DnatEntry[] = [];
+  for (const candidate of candidates) {
+    const attachment = candidate.networks.find((n) => n.name === network);
+    const ipv4 = validIpv4(attachment?.ipv4);
+    const ipv6 = candidate.v6 === 'auto' ? validGlobalIpv6(attachment?.ipv6) : undefined;
+    if (ipv4 === undefined && ipv6 === undefined) {
+      notices.push({
+        level: 'warn',
+        msg: 'no usable IP for container',
+        attrs: { container: candidate.info.name, shared_network: network },
+      });
+      continue;
+    }
+    const { name, id } = candidate.info;
+    backends.push({ container: name, id, ipv4, ipv6, expose: candidate.expose });
+    const targets: [Family, string][] = [];
+    if (ipv4 !== undefined) targets.push(['ipv4', ipv4]);
+    if (ipv6 !== undefined) targets.push(['ipv6', ipv6]);
+    for (const [family, address] of targets)
+      for (const item of candidate.expose)
+        requests.push({
+          family,
+          proto: item.proto,
+          port: item.port,
+          address,
+          backendPort: item.backendPort,
+          container: name,
+        });
+  }
+  return { backends, requests };
+}
+
+/** The winning entries (sorted) and each lost claim as a conflict and a notice. */
+function resolveClaims(
+  requests: readonly DnatEntry[],
+  notices: Notice[],
+): { entries: DnatEntry[]; conflicts: PortConflict[] } {
+  const claims = claimPorts(requests).map((c) => ({
+    entry: c.winner,
+    losers: c.losers.map((l) => l.container),
+  }));
+  claims.sort((a, b) => compareEntries(a.entry, b.entry));
+  const conflicts: PortConflict[] = [];
+  for (const { entry, losers } of claims) {
+    if (losers.length === 0) continue;
+    const { family, proto, port, container: winner } = entry;
+    conflicts.push({ family, proto, port, winner, losers });
+    for (const loser of losers)
+      notices.push({
+        level: 'warn',
+        msg: 'backend port conflict',
+        attrs: { family, proto, port, winner, loser },
+      });
+  }
+  return { entries: claims.map((c) => c.entry), conflicts };
+}
+
+/**
+ * Plans the DNAT entries for one snapshot. Containers outside the scope, without a non-blank
+ * `anchord.expose`, with invalid labels or without an address on the shared network are left
+ * out (the last two with a warning). Throws only the fatal shared-network errors of
+ * {@link chooseSharedNetwork}.
+ */
+export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
+  const notices: Notice[] = [];
+  const candidates = candidatesOf(snapshot, options, notices);
   const choice = chooseSharedNetwork({
     selfNetworks: snapshot.self.networks.map((n) => n.name),
     exclude: options.excludeNetworks,
@@ -139,74 +212,8 @@ export function plan(snapshot: Snapshot, options: PlanOptions): Plan {
       attrs: { old: options.previousSharedNetwork, new: choice.network },
     });
   }
-
-  const backends: BackendClaim[] = [];
-  // Candidates are in created-then-name order, so the first request for a key is the winner
-  // (the rule the static check shares, port-claims.ts).
-  const requests: DnatEntry[] = [];
-  for (const candidate of candidates) {
-    const attachment = candidate.networks.find((n) => n.name === choice.network);
-    const ipv4 = validIpv4(attachment?.ipv4);
-    const ipv6 = candidate.v6 === 'auto' ? validGlobalIpv6(attachment?.ipv6) : undefined;
-    if (ipv4 === undefined && ipv6 === undefined) {
-      notices.push({
-        level: 'warn',
-        msg: 'no usable IP for container',
-        attrs: { container: candidate.info.name, network: choice.network },
-      });
-      continue;
-    }
-    backends.push({
-      container: candidate.info.name,
-      id: candidate.info.id,
-      ipv4,
-      ipv6,
-      expose: candidate.expose,
-    });
-    const targets: [Family, string][] = [];
-    if (ipv4 !== undefined) targets.push(['ipv4', ipv4]);
-    if (ipv6 !== undefined) targets.push(['ipv6', ipv6]);
-    for (const [family, address] of targets)
-      for (const item of candidate.expose)
-        requests.push({
-          family,
-          proto: item.proto,
-          port: item.port,
-          address,
-          backendPort: item.backendPort,
-          container: candidate.info.name,
-        });
-  }
-  const claims = claimPorts(requests).map((c) => ({
-    entry: c.winner,
-    losers: c.losers.map((l) => l.container),
-  }));
-
-  const entries = claims.map((c) => c.entry).sort(compareEntries);
-  const conflicts: PortConflict[] = [];
-  for (const { entry, losers } of [...claims].sort((a, b) => compareEntries(a.entry, b.entry))) {
-    if (losers.length === 0) continue;
-    conflicts.push({
-      family: entry.family,
-      proto: entry.proto,
-      port: entry.port,
-      winner: entry.container,
-      losers,
-    });
-    for (const loser of losers) {
-      notices.push({
-        level: 'warn',
-        msg: 'backend port conflict',
-        attrs: {
-          family: entry.family,
-          proto: entry.proto,
-          port: entry.port,
-          winner: entry.container,
-          loser,
-        },
-      });
-    }
-  }
+  const { backends, requests } = addressed(candidates, choice.network, notices);
+  const { entries, conflicts } = resolveClaims(requests, notices);
   backends.sort((a, b) => compareText(a.container, b.container) || compareText(a.id, b.id));
   return {
     sharedNetwork: choice.network,

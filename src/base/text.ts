@@ -95,9 +95,42 @@ export function compareText(a: string, b: string): number {
   return a.length - b.length < 0 ? -1 : a.length === b.length ? 0 : 1;
 }
 
-/** Quotes a value the way Go's `%q` does for printable text, so messages read the same everywhere. */
+const GO_ESCAPES: Readonly<Record<string, string>> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
+/** Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/**
+ * Quotes a value the way Go's `%q` (`strconv.Quote`) does, so messages that repeat anchord's
+ * words read the same: `"a\x01"` for an ASCII control, `"\u00a0"` or `"\u2028"` for other
+ * characters that do not print, the usual `\n`, `\t`, `\"`, `\\` escapes, printable Unicode as it is.
+ */
 export function quote(text: string): string {
-  return JSON.stringify(text);
+  let out = '"';
+  for (const ch of text) {
+    const named = GO_ESCAPES[ch];
+    if (named !== undefined) out += named;
+    else if (GO_PRINTABLE.test(ch)) out += ch;
+    else {
+      const cp = ch.codePointAt(0) as number;
+      out +=
+        cp < 0x80
+          ? `\\x${cp.toString(16).padStart(2, '0')}`
+          : cp <= 0xffff
+            ? `\\u${cp.toString(16).padStart(4, '0')}`
+            : `\\U${cp.toString(16).padStart(8, '0')}`;
+    }
+  }
+  return `${out}"`;
 }
 
 /**

@@ -115,14 +115,20 @@ async function check(
   const safe = (text: string): string => escapeControl(text, true);
   let out = `project ${paint(io, 'bold', safe(report.project))}: ${report.anchors.length} anchor(s)\n`;
   for (const anchor of report.anchors) {
-    out += `\n${paint(io, 'bold', safe(anchor.service))}  scope: ${safe(anchor.scope)}\n`;
+    const own =
+      anchor.profiles === undefined ? '' : `  profiles: ${safe(anchor.profiles.join(', '))}`;
+    out += `\n${paint(io, 'bold', safe(anchor.service))}  scope: ${safe(anchor.scope)}${own}\n`;
     if (anchor.entries.length === 0) {
       out += '  claims no backend in these files\n';
       continue;
     }
     const rows = [['FAMILY', 'PROTO', 'PORT', 'BACKEND', 'BACKEND PORT']];
-    for (const e of anchor.entries)
-      rows.push([e.family, e.proto, String(e.port), safe(e.backend), String(e.backendPort)]);
+    for (const e of anchor.entries) {
+      // A claim that exists only under profiles says which.
+      const needs = anchor.backendProfiles?.[e.backend];
+      const backend = needs === undefined ? e.backend : `${e.backend} [profile ${needs.join('|')}]`;
+      rows.push([e.family, e.proto, String(e.port), safe(backend), String(e.backendPort)]);
+    }
     out += `${renderTable(rows).trimEnd().replace(/^/gm, '  ')}\n`;
   }
   if (report.diagnostics.length > 0) out += '\n';

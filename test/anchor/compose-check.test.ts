@@ -291,17 +291,13 @@ test('build stage: errors become diagnostics with repository-relative files', as
   }
 });
 
-test('include is reported as not followed; extends of a missing file is a read error', () => {
+test('extends of a missing file is a read error', () => {
   const report = check({
-    'compose.yaml':
-      'include: [other.yaml]\nservices:\n  web:\n    extends: { file: base.yaml, service: web }\n',
+    'compose.yaml': 'services:\n  web:\n    extends: { file: base.yaml, service: web }\n',
   });
   assert.deepEqual(
     report.diagnostics.map((w) => [w.severity, w.code, w.file, w.line]),
-    [
-      ['error', 'READ_UNREADABLE', 'base.yaml', undefined],
-      ['warning', 'ANCHOR_COMPOSE_UNSUPPORTED', 'compose.yaml', 1],
-    ],
+    [['error', 'READ_UNREADABLE', 'base.yaml', undefined]],
   );
 });
 
@@ -318,4 +314,32 @@ test('merge-key bombs finish quickly with a located error (expansion is bounded)
     [['ANCHOR_COMPOSE_YAML', 'compose.yaml']],
   );
   assert.match(report.errors[0]?.message ?? '', /billion laughs/);
+});
+
+test('a scope that reads like another operator is warned about and printed quoted', () => {
+  // anchord reads `role!=ldap` as the key `role!`; so does the anchor, so it claims by that
+  // key, and the report must not read as "role is not ldap".
+  const report = check({
+    'compose.yaml': `services:
+  anchor:
+    environment:
+      ANCHORD_LABEL_SELECTOR: role!=ldap
+  ldap:
+    labels: { role: ldap, anchord.expose: tcp/389 }
+  other:
+    labels: { "role!": ldap, anchord.expose: tcp/636 }
+`,
+  });
+  assert.deepEqual(report.anchors[0]?.scope, '"role!"="ldap"');
+  assert.deepEqual(report.anchors[0]?.backends, ['other']);
+  const warning = report.warnings.find((w) => w.code === 'ANCHOR_SCOPE_MISLEADING');
+  assert.deepEqual([warning?.file, warning?.line, warning?.service], ['compose.yaml', 4, 'anchor']);
+  assert.match(warning?.message ?? '', /^ANCHORD_LABEL_SELECTOR: key "role!" ends in "!"/);
+  assert.deepEqual(
+    report.warnings.map((w) => [w.code, w.service]),
+    [
+      ['ANCHOR_SCOPE_MISLEADING', 'anchor'],
+      ['ANCHOR_UNCLAIMED_BACKEND', 'ldap'],
+    ],
+  );
 });

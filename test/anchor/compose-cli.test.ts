@@ -34,7 +34,7 @@ test('control characters in service names, scopes and labels are escaped in the 
     assert.doesNotMatch(io.out, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
     assert.match(io.out, /evil\\x1b\[2J/);
     assert.match(io.out, /scope: role=\\x1b\]0;pwned\\x07/);
-    assert.match(io.out, /error ANCHOR_INVALID_EXPOSE \[service web\]: .*\\u001b\[31m/);
+    assert.match(io.out, /error ANCHOR_INVALID_EXPOSE \[service web\]: .*\\x1b\[31m/);
   }));
 
 test('--json: the base diagnostics shape, with counts', () =>
@@ -62,14 +62,32 @@ test('--json: the base diagnostics shape, with counts', () =>
     );
   }));
 
-test('--profile enables a profile; COMPOSE_PROJECT_NAME from the shell names the project', () =>
+test('--profile checks one combination; COMPOSE_PROJECT_NAME from the shell names the project', () =>
   inTempDir(async (dir) => {
     writeFileSync(
       join(dir, 'compose.yaml'),
-      'services:\n  a:\n    profiles: [edge]\n    environment: { ANCHORD_PROJECT: "${COMPOSE_PROJECT_NAME}" }\n',
+      'services:\n  a:\n    profiles: [edge]\n    environment: { ANCHORD_PROJECT: "${COMPOSE_PROJECT_NAME}" }\n  b:\n    profiles: [other]\n    environment: { ANCHORD_PROJECT: shop }\n',
+    );
+    // Without --profile every profile is checked, and the anchor says which profile it needs.
+    const all = memoryIO({ cwd: dir, env: { COMPOSE_PROJECT_NAME: 'shop' } });
+    assert.equal(await run(['check', 'compose.yaml', '--json'], all), 1);
+    const every = JSON.parse(all.out) as {
+      anchors: { service: string; profiles?: string[] }[];
+      overlaps: { a: string; b: string; profiles?: string[] }[];
+    };
+    assert.deepEqual(
+      every.anchors.map((a) => [a.service, a.profiles]),
+      [
+        ['a', ['edge']],
+        ['b', ['other']],
+      ],
+    );
+    assert.deepEqual(
+      every.overlaps.map((o) => [o.a, o.b, o.profiles]),
+      [['a', 'b', ['edge', 'other']]],
     );
     const off = memoryIO({ cwd: dir, env: { COMPOSE_PROJECT_NAME: 'shop' } });
-    assert.equal(await run(['check', 'compose.yaml', '--json'], off), 0);
+    assert.equal(await run(['check', 'compose.yaml', '--profile', 'none', '--json'], off), 0);
     assert.deepEqual(JSON.parse(off.out).anchors, []);
     const on = memoryIO({ cwd: dir, env: { COMPOSE_PROJECT_NAME: 'shop' } });
     assert.equal(await run(['check', 'compose.yaml', '--profile', 'edge', '--json'], on), 0);

@@ -267,13 +267,19 @@ test("env_file is followed: the anchor's scope comes from its env file, located 
   assert.deepEqual(fixed.anchors[0]?.backends, ['web']);
 });
 
-test('a missing env_file is an error unless required: false', () => {
+test('a missing env_file is an error at the Compose file, line and service unless required: false', () => {
   const missing = check({
-    'compose.yaml': 'services:\n  a:\n    env_file: [nope.env]\n',
+    'compose.yaml':
+      'services:\n  a:\n    image: x\n  b:\n    env_file:\n      - present.env\n      - nope.env\n',
+    'present.env': 'A=1\n',
   });
   assert.deepEqual(
-    missing.errors.map((e) => [e.code, e.file]),
-    [['READ_UNREADABLE', 'nope.env']],
+    missing.errors.map((e) => [e.code, e.file, e.line, e.service]),
+    [['ANCHOR_COMPOSE_ENV_FILE', 'compose.yaml', 7, 'b']],
+  );
+  assert.match(
+    missing.errors[0]?.message ?? '',
+    /env_file "nope.env" of service "b" does not exist/,
   );
   const optional = check({
     'compose.yaml': 'services:\n  a:\n    env_file: [{ path: nope.env, required: false }]\n',

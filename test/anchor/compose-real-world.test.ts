@@ -155,21 +155,43 @@ test('the anchor scope from an env_file and extends is what the check proves ove
   assert.deepEqual([overlap?.file, overlap?.line], ['anchors/b.env', 1]);
 });
 
-test('profiles: a backend in an inactive profile is not claimed, and not warned about', () => {
+test('profiles: without --profile every combination is proved; a profile-only claim names its profile', () => {
+  // Issue 21: an anchor's claim on a `profiles: [flower]` backend was never shown, and two
+  // anchors both claiming a profile-only service were not an error.
   const files = {
     'compose.yaml': `services:
   anchor:
     environment: { ANCHORD_LABEL_SELECTOR: "role=x" }
-  debug-backend:
-    profiles: [debug]
-    labels: { role: x, anchord.expose: tcp/80 }
+  flower-anchor:
+    profiles: [flower]
+    environment: { ANCHORD_LABEL_SELECTOR: "role=x,tier=ui" }
+  flower:
+    profiles: [flower, debug]
+    labels: { role: x, tier: ui, anchord.expose: tcp/5555 }
 `,
   };
-  assert.deepEqual(checkFiles(files).anchors[0]?.backends, []);
-  assert.deepEqual(checkFiles(files).warnings, []);
-  assert.deepEqual(checkFiles(files, { profiles: ['debug'] }).anchors[0]?.backends, [
-    'debug-backend',
-  ]);
+  const every = checkFiles(files);
+  assert.deepEqual(
+    every.anchors.map((a) => [a.service, a.backends, a.profiles, a.backendProfiles]),
+    [
+      ['anchor', ['flower'], undefined, { flower: ['debug', 'flower'] }],
+      ['flower-anchor', ['flower'], ['flower'], { flower: ['debug', 'flower'] }],
+    ],
+  );
+  assert.deepEqual(
+    every.overlaps.map((o) => [o.a, o.b, o.profiles]),
+    [['anchor', 'flower-anchor', ['flower']]],
+  );
+  const overlap = every.errors.find((e) => e.code === 'ANCHOR_SCOPE_OVERLAP');
+  assert.match(overlap?.message ?? '', /can claim the same container \(with --profile flower\)/);
+  assert.match(overlap?.message ?? '', /already claimed by both: flower \(with --profile flower\)/);
+  // One combination, as Compose runs it: the profile-only services are left out.
+  const none = checkFiles(files, { profiles: ['none'] });
+  assert.deepEqual(
+    none.anchors.map((a) => [a.service, a.backends]),
+    [['anchor', []]],
+  );
+  assert.deepEqual(none.errors, []);
 });
 
 test('a compose file or env file outside the repository is skipped with a warning', () => {

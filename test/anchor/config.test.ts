@@ -55,10 +55,58 @@ test('COMPOSE_PROJECT_NAME is the default project; ANCHORD_PROJECT wins over it'
   }
 });
 
-test('a selector with only COMPOSE_PROJECT_NAME set warns about nothing', () => {
+test('a selector also ignores the Compose project name, and says so', () => {
   const { notices } = loadConfig({ ANCHORD_LABEL_SELECTOR: 'a=1', COMPOSE_PROJECT_NAME: 'x' });
   assert.deepEqual(
-    notices.map((n) => n.msg),
+    notices.map((n) => [n.msg, n.attrs]),
+    [
+      [
+        'ANCHORD_LABEL_SELECTOR set; ANCHORD_PROJECT ignored',
+        { ignored_project: 'x', from: 'COMPOSE_PROJECT_NAME' },
+      ],
+      ['backend label selector active', { selector: 'a=1' }],
+    ],
+  );
+});
+
+test('both ANCHORD_EXT_NETWORK and ANCHORD_EXT_IFACE set: the interface is ignored, with a notice', () => {
+  const { notices } = loadConfig({
+    ANCHORD_PROJECT: 'p',
+    ANCHORD_EXT_NETWORK: 'dmz',
+    ANCHORD_EXT_IFACE: 'eth1',
+  });
+  assert.deepEqual(
+    notices.filter((n) => n.level === 'warn').map((n) => [n.msg, n.attrs]),
+    [
+      [
+        'ANCHORD_EXT_NETWORK set; ANCHORD_EXT_IFACE ignored',
+        { ext_network: 'dmz', ignored_iface: 'eth1' },
+      ],
+    ],
+  );
+  assert.deepEqual(loadConfig({ ANCHORD_PROJECT: 'p', ANCHORD_EXT_NETWORK: 'dmz' }).notices, []);
+});
+
+test('an equality selector that reads like another operator warns, and prints its pairs quoted', () => {
+  const cases: [string, RegExp][] = [
+    [
+      'role!=ldap',
+      /key "role!" ends in "!": .*claims containers labelled "role!"="ldap", not those whose "role" is other than "ldap"/,
+    ],
+    ['role=(a|b)', /value "\(a\|b\)" looks like a set/],
+    ['role=ld.*', /value "ld\.\*" looks like a pattern/],
+    ['role==ldap', /value "=ldap" starts with "="/],
+  ];
+  for (const [selector, message] of cases) {
+    const { config, notices } = loadConfig({ ANCHORD_LABEL_SELECTOR: selector });
+    const warning = notices.find((n) => n.msg === 'label selector is equality only');
+    assert.match(String(warning?.attrs['detail']), message, selector);
+    assert.match(String(warning?.attrs['selector']), /^"role!?"="/, selector);
+    // The key is kept as anchord keeps it: the anchor claims what anchord would.
+    assert.equal(config.scope.requirements.length, 1);
+  }
+  assert.deepEqual(
+    loadConfig({ ANCHORD_LABEL_SELECTOR: 'role=ldap,tier=a-b.c_d' }).notices.map((n) => n.msg),
     ['backend label selector active'],
   );
 });

@@ -46,6 +46,12 @@ export interface LoadContext {
   readonly projectDir: string;
   /** Files read for `extends: {file}`, by path. */
   readonly others: Map<string, PreparedTree[] | undefined>;
+  /**
+   * What `extends: {file}` in an included project's own files is relative to: its project
+   * directory (compose-go's resource loader for the include). Default: the declaring file's
+   * directory.
+   */
+  readonly extendsDir?: string;
 }
 
 /** Parses one file into prepared trees (one per document), or [] when it cannot be read. */

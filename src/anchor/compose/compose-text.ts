@@ -46,3 +46,8 @@ export function splitCommand(text: string): string[] {
   if (has || current !== '') out.push(current);
   return out;
 }
+
+/** Whether a path is a remote reference Compose would fetch (git, OCI, a URL). */
+export function isRemoteReference(path: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('git@');
+}

@@ -16,6 +16,7 @@ import { cloneNode, scalarString } from './compose-tree.js';
 import type { LoadContext, PreparedTree } from './compose-file.js';
 import { interpolateTree, readTrees } from './compose-file.js';
 import { normaliseServices } from './compose-normalise.js';
+import { isRemoteReference } from './compose-text.js';
 
 function services(tree: MapNode): MapNode | undefined {
   const node = tree.entries.get('services')?.value;
@@ -71,8 +72,12 @@ function resolve(
     done.add(key);
     return node;
   }
-  const fail = (message: string, at = extendsEntry.key): MapNode => {
-    context.report('error', 'ANCHOR_COMPOSE_EXTENDS', message, at, name);
+  const fail = (
+    message: string,
+    at = extendsEntry.key,
+    code: 'ANCHOR_COMPOSE_EXTENDS' | 'ANCHOR_COMPOSE_UNSUPPORTED' = 'ANCHOR_COMPOSE_EXTENDS',
+  ): MapNode => {
+    context.report('error', code, message, at, name);
     node.entries.delete('extends');
     done.add(key);
     return node;
@@ -96,9 +101,17 @@ function resolve(
   let baseTree: PreparedTree | undefined = prepared;
   let rebase: string | undefined;
   if (baseFile !== undefined) {
-    const path = posix.isAbsolute(baseFile)
-      ? baseFile
-      : posix.normalize(posix.join(posix.dirname(prepared.file), baseFile));
+    if (isRemoteReference(baseFile))
+      return fail(
+        `remote extends ${JSON.stringify(baseFile)} is not fetched: the check reads only files of the repository`,
+        spec.where,
+        'ANCHOR_COMPOSE_UNSUPPORTED',
+      );
+    const dir =
+      context.extendsDir !== undefined && !context.others.has(prepared.file)
+        ? context.extendsDir
+        : posix.dirname(prepared.file);
+    const path = posix.isAbsolute(baseFile) ? baseFile : posix.normalize(posix.join(dir, baseFile));
     const trees = otherFile(path, context);
     if (trees === undefined) {
       // The reader has said why (missing, outside the repository, a link leaving it).
@@ -137,7 +150,8 @@ function resolve(
   return merged;
 }
 
-function rebaseEnvFiles(service: MapNode, fromDir: string, projectDir: string): void {
+/** Rebases relative `env_file:` paths written against `fromDir` onto the project directory. */
+export function rebaseEnvFiles(service: MapNode, fromDir: string, projectDir: string): void {
   const node = service.entries.get('env_file')?.value;
   if (node === undefined) return;
   const fix = (item: TreeNode): void => {

@@ -10,8 +10,9 @@
  *    (normalised). `COMPOSE_PROJECT_NAME` is then set to it for interpolation.
  * 3. Per file, in order (and per document): YAML aliases and merge keys expanded, `!reset`
  *    values dropped, every string interpolated, typed fields cast (`enable_ipv6: "true"`),
- *    `extends:` followed (same file or another file), then merged over the files before it
- *    (after dropping what `!reset`/`!override` name).
+ *    short forms rewritten into long ones, `include:` imported, `extends:` followed (same file
+ *    or another file), then merged over the files before it (after dropping what
+ *    `!reset`/`!override` name): `merge-files.ts`.
  * 4. Profiles (`--profile`, else `COMPOSE_PROFILES`): services with profiles none of which is
  *    active are left out.
  * 5. Per service, `env_file:` files (relative to the project directory) under `environment:`.
@@ -19,18 +20,16 @@
 import { posix } from 'node:path';
 import { compareText, pushAll } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import { applyResets, mergeNodes } from './compose-merge.js';
-import type { MergeProblem } from './compose-merge.js';
 import type { ComposeProject, ComposeService, Located, Report } from './compose-model.js';
 import { serviceModel } from './compose-model.js';
 import { scalarString } from './compose-tree.js';
-import type { MapNode, TreeNode, Where } from './compose-tree.js';
-import { interpolateTree, readTrees } from './compose-file.js';
+import type { MapNode, TreeNode } from './compose-tree.js';
+import { readTrees } from './compose-file.js';
 import type { ComposeFileSystem, LoadContext } from './compose-file.js';
 import { parseDotEnv } from './dotenv.js';
 import type { Lookup } from './interpolate.js';
-import { followExtends } from './extends.js';
-import { fillDependencyDefaults, normaliseServices } from './compose-normalise.js';
+import { fillDependencyDefaults } from './compose-normalise.js';
+import { mergeFiles } from './merge-files.js';
 import { keyLines, projectName } from './project-name.js';
 
 export type { ComposeFileSystem } from './compose-file.js';
@@ -47,6 +46,12 @@ export interface ComposeLoadOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** `--profile`. Default: `COMPOSE_PROFILES`, else none. */
   readonly profiles?: readonly string[] | undefined;
+  /**
+   * When no profile is chosen (no `--profile`, no `COMPOSE_PROFILES`), keep every service, so a
+   * check covers every profile combination. Default: false (services with profiles left out, as
+   * Compose runs them).
+   */
+  readonly everyProfile?: boolean;
 }
 
 export interface ComposeLoadResult {
@@ -113,35 +118,15 @@ export function loadComposeProject(options: ComposeLoadOptions): ComposeLoadResu
   const name = projectName(options, trees, variables, dotEnvLines, dotEnvPath, report);
   variables.set('COMPOSE_PROJECT_NAME', name);
 
-  // 3. Interpolate, extend and merge, file by file.
+  // 3. Interpolate, include, extend and merge, file by file.
   const context: LoadContext = { ...base, others: new Map() };
-  const problems: MergeProblem[] = [];
-  let merged: TreeNode = {
-    kind: 'map',
-    where: { file: first, line: 1, column: 1 },
-    entries: new Map(),
-  };
-  for (const prepared of trees) {
-    interpolateTree(prepared.tree, context);
-    normaliseServices(prepared.tree);
-    followExtends(prepared, context);
-    applyResets(merged, prepared.resets);
-    merged = mergeNodes(merged, prepared.tree, [], problems);
-    if (prepared.tree.entries.has('include'))
-      report(
-        'warning',
-        'ANCHOR_COMPOSE_UNSUPPORTED',
-        '"include" is not followed by the anchor check; pass the included files too',
-        (prepared.tree.entries.get('include') as { key: Where }).key,
-      );
-  }
-  for (const p of problems) report('error', 'ANCHOR_COMPOSE_SHAPE', p.message, p.where);
-  fillDependencyDefaults(merged as MapNode);
+  const merged = mergeFiles(trees, context);
+  fillDependencyDefaults(merged);
 
   // 4. Profiles, 5. env files, and the model.
-  const project = projectModel(name, merged as MapNode, options, context);
+  const project = projectModel(name, merged, options, context);
   pushAll(diagnostics, fs.diagnostics.slice(before));
-  return { project, diagnostics, merged: merged as MapNode };
+  return { project, diagnostics, merged };
 }
 
 function projectModel(
@@ -150,12 +135,13 @@ function projectModel(
   options: ComposeLoadOptions,
   context: LoadContext,
 ): ComposeProject {
-  const active =
+  const chosen =
     options.profiles ??
     (context.lookup('COMPOSE_PROFILES') ?? '')
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== '');
+  const active = chosen.length === 0 && options.everyProfile === true ? ['*'] : chosen;
   const ipv6Networks = new Set<string>();
   const networks = merged.entries.get('networks')?.value;
   if (networks?.kind === 'map')
@@ -247,6 +233,19 @@ function readEnvFiles(
     const full = posix.isAbsolute(path)
       ? path
       : posix.normalize(posix.join(context.projectDir, path));
+    // A path leaving the repository is the reader's to refuse (with its own warning).
+    const inside = !posix.isAbsolute(full) && !full.startsWith('../');
+    if (inside && !context.fs.exists(full)) {
+      if (required)
+        context.report(
+          'error',
+          'ANCHOR_COMPOSE_ENV_FILE',
+          `env_file ${JSON.stringify(full)} of service ${JSON.stringify(service)} does not exist`,
+          item.where,
+          service,
+        );
+      continue;
+    }
     if (!required && !context.fs.exists(full)) continue;
     const text = context.fs.readText(full);
     if (text === undefined) continue; // the reader says why (missing, outside the repository, …)
