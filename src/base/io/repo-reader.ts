@@ -314,7 +314,7 @@ export class RepoReader {
           'READ_TOO_LARGE',
           path,
           `file is ${info.size} bytes, over the limit of ${this.maxFileBytes}`,
-          'raise the limit with --max-file-size, or exclude the file',
+          'split the file, or move it out of the folders labelwise reads',
         );
         return undefined;
       }
