@@ -3,6 +3,7 @@
  * order and one `--json` shape for every command (docs/errors.md). Modules produce diagnostics;
  * the CLI, `build`, `report.json` and `report.html` print them through the functions here.
  */
+import { boundText } from './bounded.js';
 import type { Code } from './codes.js';
 import type { LabelwiseError } from './errors.js';
 import { compareText, escapeControl } from './text.js';
@@ -53,10 +54,17 @@ const KEYS = [
   'witness',
 ] as const;
 
+/** Fields that echo input and are cut to a bounded length (`file` is a path, bounded by the OS). */
+const BOUNDED: ReadonlySet<string> = new Set(['object', 'path', 'message', 'hint']);
+
 /** A copy with keys in the documented order and no undefined fields (stable `--json` bytes). */
 export function normalizeDiagnostic(d: Diagnostic): Diagnostic {
   const out: Record<string, unknown> = {};
-  for (const key of KEYS) if (d[key] !== undefined) out[key] = d[key];
+  for (const key of KEYS) {
+    const value = d[key];
+    if (value === undefined) continue;
+    out[key] = typeof value === 'string' && BOUNDED.has(key) ? boundText(value) : value;
+  }
   return out as unknown as Diagnostic;
 }
 
@@ -133,10 +141,11 @@ export function formatLocation(d: Pick<Diagnostic, 'file' | 'line' | 'column'>):
  */
 export function formatDiagnostic(d: Diagnostic): string {
   const location = formatLocation(d);
-  const object = d.object === undefined ? '' : ` [${escapeControl(d.object, true)}]`;
-  const path = d.path === undefined ? '' : ` (at ${escapeControl(d.path, true)})`;
-  let out = `${location === '' ? '' : `${location}: `}${d.severity} ${d.code}${object}: ${escapeControl(d.message, true)}${path}`;
-  if (d.hint !== undefined) out += `\n  hint: ${escapeControl(d.hint, true)}`;
+  const show = (text: string): string => escapeControl(boundText(text), true);
+  const object = d.object === undefined ? '' : ` [${show(d.object)}]`;
+  const path = d.path === undefined ? '' : ` (at ${show(d.path)})`;
+  let out = `${location === '' ? '' : `${location}: `}${d.severity} ${d.code}${object}: ${show(d.message)}${path}`;
+  if (d.hint !== undefined) out += `\n  hint: ${show(d.hint)}`;
   return out;
 }
 

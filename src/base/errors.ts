@@ -1,3 +1,4 @@
+import { boundText } from './bounded.js';
 import type { Code } from './codes.js';
 
 /**
@@ -49,10 +50,11 @@ export class LabelwiseError extends Error {
     message: string,
     options: LabelwiseErrorOptions = {},
   ) {
-    super(message);
+    // Input echoed in a message is bounded here, once, for every command and output format.
+    super(boundText(message));
     this.name = 'LabelwiseError';
     this.source = options.source ?? {};
-    this.hint = options.hint;
+    this.hint = options.hint === undefined ? undefined : boundText(options.hint);
     this.kind = options.kind ?? 'input';
     this.witness = options.witness;
   }

@@ -2,6 +2,7 @@
 // positions, the safe repository reader and the owned output writer. Written once, here.
 export { LabelwiseError, quote } from './errors.js';
 export { maxOf, pushAll } from './arrays.js';
+export { MAX_MESSAGE, boundText } from './bounded.js';
 export type { SourceRef, ErrorKind } from './errors.js';
 export {
   compareDiagnostics,

@@ -29,6 +29,7 @@ export { fleetChanges } from './changes.js';
 export { describeField, formatChangesMarkdown, formatChangesText } from './changes-text.js';
 export type { Shard } from './shard.js';
 export { parseShard, shardHosts, shardOf } from './shard.js';
+export { MAX_PLAIN, hostFileName, hostOutputPath } from './host-files.js';
 export { fleetDiagnosticsJson, problemDiagnostic } from './report-json.js';
 export { FLEET_CODES } from './codes.js';
 export type { FleetCode } from './codes.js';

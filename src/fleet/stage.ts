@@ -1,6 +1,7 @@
 /** The fleet stage of `labelwise build`: diagnostics, resolved manifests and the host × layer matrix. */
 import { join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic, RepoReader, StageResult } from '../base/index.js';
+import { hostOutputPath } from './host-files.js';
 import { loadFleetDir } from './io/load-dir.js';
 import type { Fleet } from './model.js';
 import { manifestJson } from './manifest-json.js';
@@ -31,7 +32,7 @@ export interface FleetStageData extends FleetMatrix {
 
 /**
  * Validates and resolves the fleet under `dir` and returns what `build` reports and writes:
- * `outputs` maps `fleet/<host>.json` to each host's resolved manifest (the `fleet resolve
+ * `outputs` maps `fleet/<host>.json` (see {@link hostOutputPath}) to each host's resolved manifest (the `fleet resolve
  * --json` shape). Writes nothing itself. Throws only when `dir` cannot be read.
  */
 export async function buildFleetStage(
@@ -54,7 +55,7 @@ export async function buildFleetStage(
   const matrix: FleetMatrix = { hosts: [], layers: layerNames, applies: [] };
   const report = validateFleet(fleet, {
     onManifest: (manifest) => {
-      outputs[`fleet/${manifest.host}.json`] =
+      outputs[hostOutputPath(manifest.host)] =
         `${JSON.stringify(manifestJson(manifest), null, 2)}\n`;
       const row = layerNames.map(() => false);
       for (const layer of manifest.layers) row[position.get(layer.name) as number] = true;

@@ -11,6 +11,7 @@ import { isSelected, readRepoConfig } from './config.js';
 import type { RepoConfig } from './config.js';
 import { detectParts } from './detect.js';
 import { buildReport } from './build-report.js';
+import { hostOutputPath } from '../fleet/index.js';
 import { hostPagePath } from './report/fleet.js';
 import type { BuildReport } from './build-report.js';
 import { plannedStages, runStage } from './stages.js';
@@ -88,7 +89,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
   }
   const repository: Diagnostic[] = [...configProblems, ...reader.diagnostics];
   const pages = hostPages(runs)
-    .filter((host) => `fleet/${host}.json` in files)
+    .filter((host) => hostOutputPath(host) in files)
     .map(hostPagePath);
   const report = buildReport(
     options.name,

@@ -1,10 +1,10 @@
 // In-process CLI runs and temporary trees for the fleet CLI tests.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { run } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/cli/io.js';
+import { tempDirSync } from '../support/temp.js';
 
 export const EXAMPLE = 'examples/homelab/fleet';
 
@@ -17,7 +17,7 @@ export async function cli(...argv: string[]): Promise<{ code: number; out: strin
 
 /** Writes files (paths relative, `/`) into a new temporary directory and returns it. */
 export function tempTree(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'labelwise-fleet-'));
+  const dir = tempDirSync('labelwise-fleet');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

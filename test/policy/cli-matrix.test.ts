@@ -1,14 +1,14 @@
 // `labelwise policy matrix`, `--expect`, workloads by name, `-f -`, and terminal-safe output.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DIR, ROOT, WEB, cli } from './cli-helpers.js';
+import { tempDirSync } from '../support/temp.js';
 
 function tempFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-cli-matrix-'));
+  const dir = tempDirSync('policy-cli-matrix');
   writeFileSync(join(dir, name), text);
   return join(dir, name);
 }

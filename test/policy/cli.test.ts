@@ -1,11 +1,11 @@
 // `labelwise policy …` in-process through the real dispatcher, on the homelab example.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DIR, ROOT, WEB, cli } from './cli-helpers.js';
+import { tempDirSync } from '../support/temp.js';
 
 describe('labelwise policy authorize', () => {
   it('--json gives the spec shape', async () => {
@@ -185,7 +185,7 @@ describe('labelwise policy authorize', () => {
   });
 
   it('--settings file, overridden by flags', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'policy-cli-'));
+    const dir = tempDirSync('policy-cli');
     writeFileSync(
       join(dir, 'settings.yaml'),
       'defaultPolicy: cluster-authenticated\nclusterNetworks: [10.0.0.0/8]\n',
@@ -282,7 +282,7 @@ describe('labelwise policy compile and lint', () => {
   });
 
   it('a rejected Server: one error, dependents warned with its place, authorize shows why', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'policy-cli-'));
+    const dir = tempDirSync('policy-cli');
     writeFileSync(
       join(dir, 'policy.yaml'),
       [

@@ -2,18 +2,18 @@
 // rendered stream on stdin past the size limit (refused, not buffered for ever).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { tempDirSync } from '../support/temp.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 test('a directory without YAML files is POLICY_NO_FILES, exit 1', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-empty-'));
+  const dir = tempDirSync('policy-empty');
   writeFileSync(join(dir, 'README.md'), 'no policy here\n');
   const io = memoryIO({ cwd: ROOT });
   const code = await run(['policy', 'lint', dir], io);

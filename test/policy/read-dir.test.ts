@@ -1,18 +1,18 @@
 // The filesystem edge: which files are read, in what order, with which names.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LabelwiseError } from '../../src/base/errors.js';
 import { loadPolicyDir } from '../../src/policy/index.js';
+import { tempDirSync } from '../support/temp.js';
 
 const pod = (name: string): string =>
   `apiVersion: v1\nkind: Pod\nmetadata: { name: ${name}, namespace: ns }\n`;
 
 test('reads *.yaml and *.yml recursively in sorted order, skipping dot-files and other files', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-dir-'));
+  const dir = tempDirSync('policy-dir');
   mkdirSync(join(dir, 'b'));
   mkdirSync(join(dir, '.hidden'));
   writeFileSync(join(dir, 'z.yaml'), pod('z'));
@@ -20,7 +20,7 @@ test('reads *.yaml and *.yml recursively in sorted order, skipping dot-files and
   writeFileSync(join(dir, 'notes.txt'), 'not yaml');
   writeFileSync(join(dir, '.hidden', 'h.yaml'), pod('h'));
   writeFileSync(join(dir, '.dot.yaml'), pod('dot'));
-  const outside = mkdtempSync(join(tmpdir(), 'policy-link-'));
+  const outside = tempDirSync('policy-link');
   writeFileSync(join(outside, 'linked.yaml'), pod('linked'));
   symlinkSync(join(outside, 'linked.yaml'), join(dir, 'link.yaml'));
   symlinkSync(dir, join(dir, 'loop'));
@@ -44,7 +44,7 @@ test('reads *.yaml and *.yml recursively in sorted order, skipping dot-files and
 });
 
 test('a single file can be given instead of a directory', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-file-'));
+  const dir = tempDirSync('policy-file');
   writeFileSync(join(dir, 'one.yaml'), `${pod('one')}---\n${pod('two')}`);
   const loaded = await loadPolicyDir(join(dir, 'one.yaml'), { root: dir });
   assert.deepEqual(loaded.files, ['one.yaml']);
@@ -63,7 +63,7 @@ test('a missing directory is unavailable (exit 3), not a crash', async () => {
 });
 
 test('a FIFO among the files is skipped with a warning, never waited on', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-fifo-'));
+  const dir = tempDirSync('policy-fifo');
   writeFileSync(join(dir, 'a.yaml'), pod('a'));
   try {
     execFileSync('mkfifo', [join(dir, 'pipe.yaml')]);
@@ -80,7 +80,7 @@ test('a FIFO among the files is skipped with a warning, never waited on', async 
 });
 
 test('a file over the size limit is refused with its name, the others are read', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'policy-big-'));
+  const dir = tempDirSync('policy-big');
   writeFileSync(join(dir, 'a.yaml'), pod('a'));
   writeFileSync(join(dir, 'big.yaml'), `${pod('big')}# ${'x'.repeat(2000)}\n`);
   const loaded = await loadPolicyDir(dir, { maxFileBytes: 1000 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,4 +23,23 @@ export async function editFile(path: string, from: string | RegExp, to: string):
   const next = text.replace(from, to);
   assert.notEqual(next, text, `the fixture edit of ${path} must change something`);
   await writeFile(path, next);
+}
+
+const made: string[] = [];
+let sweeping = false;
+
+/**
+ * A new temporary directory (`labelwise-<prefix>-…`) for tests that hand paths around rather than
+ * work inside a callback; every one is removed when the test process exits, pass or fail.
+ */
+export function tempDirSync(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `labelwise-${prefix}-`));
+  made.push(dir);
+  if (!sweeping) {
+    sweeping = true;
+    process.on('exit', () => {
+      for (const path of made) rmSync(path, { recursive: true, force: true });
+    });
+  }
+  return dir;
 }

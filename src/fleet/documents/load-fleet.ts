@@ -96,6 +96,26 @@ function isFleetDoc(doc: YamlDocument): boolean {
   return type !== undefined && type.value.kind === 'scalar' && type.value.text === 'Fleet';
 }
 
+/**
+ * The exclude predicate of the fleet whose Fleet document lies directly in the directory read,
+ * from that directory's own YAML `files` (relative, no `/`): readers prune the walk with it, so
+ * an excluded tree is never listed nor read. Undefined when no single Fleet document is there
+ * (the root lies deeper, or two documents conflict: the loader reports that).
+ */
+export function topLevelExclude(
+  files: readonly FleetFile[],
+): ((path: string) => boolean) | undefined {
+  const found: YamlDocument[] = [];
+  for (const file of files) {
+    if (file.path.includes('/') || !isCandidate(file.path)) continue;
+    for (const doc of readYaml(file.bytes, file.path).documents)
+      if (isFleetDoc(doc)) found.push(doc);
+  }
+  if (found.length !== 1) return undefined;
+  const patterns = fleetExclude(found[0] as YamlDocument);
+  return patterns.length === 0 ? undefined : excludeMatcher(patterns);
+}
+
 /** A `type: Fleet` document found while looking for the root. */
 interface FleetCandidate {
   readonly path: string;

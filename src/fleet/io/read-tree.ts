@@ -7,7 +7,12 @@
 import type { Code } from '../../base/codes.js';
 import { LabelwiseError, RepoReader } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import { MAX_FILE_BYTES, SKIPPED_DIRS, isCandidate } from '../documents/load-fleet.js';
+import {
+  MAX_FILE_BYTES,
+  SKIPPED_DIRS,
+  isCandidate,
+  topLevelExclude,
+} from '../documents/load-fleet.js';
 import type { FleetFile } from '../documents/load-fleet.js';
 
 export { MAX_FILE_BYTES };
@@ -70,6 +75,19 @@ function under(path: string, dir: string): boolean {
   return dir === '' || path === dir || path.startsWith(`${dir}/`);
 }
 
+/** The YAML files directly in `dir`, read once: where a Fleet document at the root lies. */
+function topFiles(reader: RepoReader, dir: string): Map<string, FleetFile> {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const out = new Map<string, FleetFile>();
+  for (const entry of reader.list(dir, { recursive: false })) {
+    const path = entry.path.slice(prefix.length);
+    if (!isCandidate(path) || entry.size > MAX_FILE_BYTES) continue;
+    const bytes = reader.readBytes(entry.path);
+    if (bytes !== undefined) out.set(path, { path, bytes });
+  }
+  return out;
+}
+
 /**
  * Every YAML file under the repository directory `dir` (`''`: the reader's root), paths relative
  * to `dir` with `/`, and the paths of all other files.
@@ -77,7 +95,13 @@ function under(path: string, dir: string): boolean {
 export function readFleetTree(reader: RepoReader, dir = ''): FleetTree {
   const prefix = dir === '' ? '' : `${dir}/`;
   const before = reader.diagnostics.length;
-  const entries = reader.list(dir, { skipDirs: SKIPPED_DIRS });
+  const top = topFiles(reader, dir);
+  const excluded = topLevelExclude([...top.values()]);
+  const prune =
+    excluded === undefined
+      ? undefined
+      : (path: string): boolean => excluded(path.slice(prefix.length));
+  const entries = reader.list(dir, { skipDirs: SKIPPED_DIRS, prune });
   const files: FleetFile[] = [];
   const paths: string[] = [];
   const oversized: { path: string; size: number }[] = [];
@@ -89,7 +113,7 @@ export function readFleetTree(reader: RepoReader, dir = ''): FleetTree {
       oversized.push({ path, size: entry.size });
       continue;
     }
-    const bytes = reader.readBytes(entry.path);
+    const bytes = top.get(path)?.bytes ?? reader.readBytes(entry.path);
     if (bytes !== undefined) files.push({ path, bytes });
   }
   const links: string[] = [];

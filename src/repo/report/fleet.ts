@@ -3,13 +3,16 @@
  * the first page is in the HTML, every row is embedded as compact JSON for the pager, and each
  * host's layers and resources are on a page of their own (`hosts/<host>.html`).
  */
+import { MAX_PLAIN, hostFileName } from '../../fleet/index.js';
 import type { FleetMatrix } from '../../fleet/index.js';
 import { escapeHtml, jsonBlock, pageName, table, td } from './html.js';
 
 export const PAGE_SIZE = 100;
 
+/** A host's page; a name too long to be a file name gets the bounded name its output file has. */
 export function hostPagePath(host: string): string {
-  return `hosts/${pageName(host)}.html`;
+  const name = pageName(host);
+  return `hosts/${name.length <= MAX_PLAIN ? name : hostFileName(host)}.html`;
 }
 
 export function fleetSection(matrix: FleetMatrix): string {
@@ -30,8 +33,13 @@ export function fleetSection(matrix: FleetMatrix): string {
     : '';
   const data = paged
     ? jsonBlock('data-fleet', {
-        // Each row is [host, layer bits]; the script derives the host's page from its name.
-        rows: matrix.hosts.map((host, h) => [host, bits[h]]),
+        // Each row is [host, layer bits], and the page when the script cannot derive it from the
+        // name (a name too long for a file, mapped with a hash).
+        rows: matrix.hosts.map((host, h) =>
+          pageName(host).length <= MAX_PLAIN
+            ? [host, bits[h]]
+            : [host, bits[h], hostPagePath(host)],
+        ),
       })
     : '';
   return `<h2 id="s-fleet">Fleet: hosts × layers</h2>\n<p class="meta">${matrix.hosts.length} host(s), ${matrix.layers.length} layer(s).</p>\n${note}${table('fleet-matrix', header, rows, 'The fleet has no hosts.', { attributes })}\n${data}`;

@@ -5,6 +5,7 @@
  * external resources, and no script runs but the report's own.
  */
 import type { AnchorClaims } from '../../anchor/index.js';
+import { hostOutputPath } from '../../fleet/index.js';
 import type { FleetMatrix } from '../../fleet/index.js';
 import type { RepoDiff } from '../diff/model.js';
 import type { BuildReport } from '../build-report.js';
@@ -105,7 +106,7 @@ export function renderReportPages(
   const shell = (title: string, body: string): string =>
     page(`labelwise: ${title}`, `<h1>${escapeHtml(title)}</h1>\n${body}`, context, false);
   for (const host of data.fleet?.hosts ?? []) {
-    const manifest = options.files?.[`fleet/${host}.json`];
+    const manifest = options.files?.[hostOutputPath(host)];
     if (manifest === undefined) continue;
     const html = hostPage(manifest, shell);
     if (html !== undefined) pages[hostPagePath(host)] = html;

@@ -37,7 +37,7 @@ all('table[data-pages]').forEach(function(t){
     while(body.firstChild)body.removeChild(body.firstChild);
     list.slice(page*size,page*size+size).forEach(function(r){
       var tr=document.createElement('tr'),th=document.createElement('th');th.scope='row';
-      var a=document.createElement('a');a.href=hostHref(r[0]);a.appendChild(text(r[0]));th.appendChild(a);
+      var a=document.createElement('a');a.href=r[2]||hostHref(r[0]);a.appendChild(text(r[0]));th.appendChild(a);
       tr.appendChild(th);
       for(var i=0;i<r[1].length;i++){if(r[1].charAt(i)==='1')cell(tr,'\\u25cf','yes');else cell(tr,'','no')}
       body.appendChild(tr);
