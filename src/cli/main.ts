@@ -2,14 +2,15 @@
  * The `labelwise` bin. Dispatches `labelwise <group> …` to `cli/<group>.ts`, imported lazily so
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
+ *
+ * Start-up is part of the contract (`--version` and `selector match` within 1.5× `node -e 0`,
+ * bench `start`): this file imports only what every run needs, and the check formats and the
+ * error printer load when a run uses them. Import base's files, not its index, here.
  */
-import { LabelwiseError, diagnosticFromError, diagnosticsJson } from '../base/index.js';
-import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
-import { formatError } from './format-error.js';
+import { LabelwiseError } from '../base/errors.js';
 import { VERSION } from './version.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';
-import { printJson } from './output.js';
 
 const GROUPS: Readonly<
   Record<string, { summary: string; load: () => Promise<{ run: CommandGroup }> }>
@@ -93,7 +94,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
   try {
     const module = await group.load();
-    if (isCheck(name, rest)) {
+    // Only a run that names a check flag needs the SARIF and JUnit writers.
+    const check = rest.some((a) => a.startsWith('--format') || a.startsWith('--fail-on'))
+      ? await import('./check-output.js')
+      : undefined;
+    if (check?.isCheck(name, rest)) {
+      const { extractCheckFlags, runCheck } = check;
       const flags = extractCheckFlags(rest);
       if (flags.format !== undefined || flags.failOn !== undefined) {
         const command = [
@@ -109,6 +115,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     return await module.run(rest, io);
   } catch (error) {
     if (error instanceof LabelwiseError) {
+      const [{ diagnosticFromError, diagnosticsJson }, { formatError }, { printJson }] =
+        await Promise.all([
+          import('../base/diagnostic.js'),
+          import('./format-error.js'),
+          import('./output.js'),
+        ]);
       // `error` is the selector commands' documented shape; `diagnostics` the one shape for all.
       if (json)
         printJson(io, {

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { OutputConfiguration } from 'commander';
-import { diagnosticsJson } from '../base/index.js';
+import { diagnosticsJson } from '../base/diagnostic.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 

@@ -1,7 +1,8 @@
 /**
  * One entry point for every text syntax, as the CLI's `--syntax` flag names them.
  */
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { LabelwiseError } from '../../base/errors.js';
 import type { Selector } from '../model.js';
 import { parseDockerFilterText } from './docker-filters.js';
@@ -17,6 +18,18 @@ export const SYNTAXES: readonly SyntaxName[] = Object.freeze([
   'docker',
   'match',
 ]);
+
+// yaml takes longer to load than the rest of the selector core together, and only `match` text
+// needs it: it loads on first use, so `labelwise selector match` starts fast (cli/main.ts).
+const requireModule = createRequire(import.meta.url);
+let yaml: typeof Yaml | undefined;
+function parseYaml(
+  text: string,
+  options: Yaml.ParseOptions & Yaml.DocumentOptions & Yaml.SchemaOptions & Yaml.ToJSOptions,
+): unknown {
+  yaml ??= requireModule('yaml') as typeof Yaml;
+  return yaml.parse(text, options);
+}
 
 /**
  * Parses `text` in the named syntax. `k8s` validates with the `kubernetes` profile unless told
