@@ -15,7 +15,7 @@ function mirrorFor(files: Record<string, string>): string {
   try {
     mkdirSync(join(dir, 'sources.list.d'));
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-    const env = { ...process.env, LABELWISE_APT_DIR: dir };
+    const env: NodeJS.ProcessEnv = { ...process.env, LABELWISE_APT_DIR: dir };
     delete env.LABELWISE_DEBIAN_MIRROR;
     const result = run('bash', [join(ROOT, '.ci', 'seed-base-image.sh'), '--print-mirror'], {
       cwd: dir,
