@@ -4,16 +4,66 @@
 # machine's Node.js 20 and npm, imported as that tag. The real `docker build` then runs on it
 # unchanged. Does nothing when the image is already there (pulled, or seeded before).
 #
+# The Debian mirror is the one this machine's apt uses for bookworm (/etc/apt/sources.list, its
+# .list files, or deb822 /etc/apt/sources.list.d/*.sources), so a machine behind its own mirror
+# or proxy seeds from it; LABELWISE_DEBIAN_MIRROR overrides it.
+#
 # Exits non-zero when it cannot seed the image; every wait is bounded.
 set -euo pipefail
 
 IMAGE="${LABELWISE_BASE_IMAGE:-node:20-bookworm-slim}"
-MIRROR="${LABELWISE_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+SUITE=bookworm
+APT_DIR="${LABELWISE_APT_DIR:-/etc/apt}"
 log() { printf 'seed-base-image: %s\n' "$*"; }
+
+# The first enabled `deb` source of $SUITE in one-line files: `deb [options] URI SUITE COMPONENTS…`.
+mirror_from_lists() {
+  local files=() f
+  [ -f "$APT_DIR/sources.list" ] && files+=("$APT_DIR/sources.list")
+  for f in "$APT_DIR"/sources.list.d/*.list; do [ -f "$f" ] && files+=("$f"); done
+  [ "${#files[@]}" -gt 0 ] || return 0
+  awk -v suite="$SUITE" '
+    $1 == "deb" {
+      i = 2
+      if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+      if ($(i + 1) == suite) { print $i; exit }
+    }' "${files[@]}"
+}
+
+# The same from deb822 stanzas: Types with deb, Suites with $SUITE, not `Enabled: no`.
+mirror_from_sources() {
+  local files=() f
+  for f in "$APT_DIR"/sources.list.d/*.sources; do [ -f "$f" ] && files+=("$f"); done
+  [ "${#files[@]}" -gt 0 ] || return 0
+  awk -v suite="$SUITE" '
+    BEGIN { RS = ""; FS = "\n" }
+    {
+      deb = 0; has = 0; off = 0; uri = ""
+      for (j = 1; j <= NF; j++) {
+        if ($j ~ /^Types:/ && $j ~ /[ \t]deb([ \t]|$)/) deb = 1
+        if ($j ~ /^Suites:/ && (" " substr($j, 8) " ") ~ ("[ \t]" suite "[ \t]")) has = 1
+        if ($j ~ /^Enabled:[ \t]*no/) off = 1
+        if ($j ~ /^URIs:/) { n = split(substr($j, 6), u, /[ \t]+/); for (k = 1; k <= n; k++) if (u[k] != "" && uri == "") uri = u[k] }
+      }
+      if (deb && has && !off && uri != "") { print uri; exit }
+    }' "${files[@]}"
+}
+
+MIRROR="${LABELWISE_DEBIAN_MIRROR:-}"
+if [ -z "$MIRROR" ]; then MIRROR="$(mirror_from_lists)"; fi
+if [ -z "$MIRROR" ]; then MIRROR="$(mirror_from_sources)"; fi
+if [ "${1:-}" = "--print-mirror" ]; then
+  [ -n "$MIRROR" ] && printf '%s\n' "$MIRROR"
+  exit 0
+fi
 
 if timeout 20 docker image inspect "$IMAGE" >/dev/null 2>&1; then
   log "$IMAGE is present"
   exit 0
+fi
+if [ -z "$MIRROR" ]; then
+  log "no deb source for $SUITE in $APT_DIR/sources.list or $APT_DIR/sources.list.d/; set LABELWISE_DEBIAN_MIRROR"
+  exit 1
 fi
 node_bin="$(command -v node)"
 node_major="$("$node_bin" -p 'process.versions.node.split(".")[0]')"

@@ -7,7 +7,7 @@
 import type { BenchReport } from './harness.js';
 import { sinkValue } from './harness.js';
 
-const MODULES = ['selector', 'fleet', 'catalog', 'policy', 'anchor', 'report'] as const;
+const MODULES = ['selector', 'fleet', 'catalog', 'policy', 'anchor', 'report', 'start'] as const;
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');

@@ -3,24 +3,15 @@
  * upload it (`--format sarif > labelwise.sarif`): a run that could not start still leaves a
  * valid SARIF log, JUnit report or JSON document there, holding the one diagnostic.
  */
-import { diagnosticsJson, toJunit, toSarif } from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
+// base's files, not its index: every command's usage errors pass through here (see main.ts).
+import { diagnosticsJson } from '../base/diagnostic.js';
+import type { Diagnostic } from '../base/diagnostic.js';
+import { toJunit } from '../base/formats/junit.js';
+import { toSarif } from '../base/formats/sarif.js';
 
-export type DocumentFormat = 'json' | 'sarif' | 'junit';
-
-/** The machine-readable format `args` ask for (before a `--`), or undefined for text. */
-export function requestedFormat(args: readonly string[]): DocumentFormat | undefined {
-  const end = args.indexOf('--');
-  const head = end < 0 ? args : args.slice(0, end);
-  let format: string | undefined;
-  for (let i = 0; i < head.length; i++) {
-    const arg = head[i] as string;
-    if (arg === '--format') format = head[i + 1];
-    else if (arg.startsWith('--format=')) format = arg.slice('--format='.length);
-  }
-  if (format === 'sarif' || format === 'junit' || format === 'json') return format;
-  return head.includes('--json') ? 'json' : undefined;
-}
+export type { DocumentFormat } from './requested-format.js';
+export { requestedFormat } from './requested-format.js';
+import type { DocumentFormat } from './requested-format.js';
 
 /** The document for one diagnostic; JSON adds `extra` (the selector commands' `error`). */
 export function errorDocument(

@@ -1,4 +1,5 @@
-import { diagnosticFromError, escapeControl, formatDiagnostic } from '../base/index.js';
+import { diagnosticFromError, formatDiagnostic } from '../base/diagnostic.js';
+import { escapeControl } from '../base/text.js';
 import type { LabelwiseError } from '../base/errors.js';
 
 /**

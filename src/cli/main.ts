@@ -2,13 +2,16 @@
  * The `labelwise` bin. Dispatches `labelwise <group> …` to `cli/<group>.ts`, imported lazily so
  * `labelwise selector parse` never loads dockerode, and maps every outcome to an exit code.
  * The only caller of process.exit.
+ *
+ * Start-up is part of the contract (`--version` and `selector match` within 1.5× `node -e 0`,
+ * bench `start`): this file imports only what every run needs, and the check formats and the
+ * error printers load when a run uses them. Import base's files, not its index, here.
  */
-import { LabelwiseError, diagnosticFromError, maxOf } from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
-import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
-import { errorDocument, requestedFormat } from './error-document.js';
-import type { DocumentFormat } from './error-document.js';
-import { formatError } from './format-error.js';
+import { maxOf } from '../base/arrays.js';
+import type { Diagnostic } from '../base/diagnostic.js';
+import { LabelwiseError } from '../base/errors.js';
+import { requestedFormat } from './requested-format.js';
+import type { DocumentFormat } from './requested-format.js';
 import { VERSION } from './version.js';
 import type { CliIO, CommandGroup } from './io.js';
 import { EXIT } from './io.js';
@@ -94,7 +97,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const format = requestedFormat(argv);
   try {
     const module = await group.load();
-    if (isCheck(name, rest)) {
+    // Only a run that names a check flag needs the SARIF and JUnit writers.
+    const check = rest.some((a) => a.startsWith('--format') || a.startsWith('--fail-on'))
+      ? await import('./check-output.js')
+      : undefined;
+    if (check?.isCheck(name, rest)) {
+      const { extractCheckFlags, runCheck } = check;
       const flags = extractCheckFlags(rest);
       if (flags.format !== undefined || flags.failOn !== undefined) {
         const checked = [
@@ -109,18 +117,23 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     }
     return await module.run(rest, io);
   } catch (error) {
-    return reportFailure(error, name, format, io);
+    return await reportFailure(error, name, format, io);
   }
 }
 
 /** The exit code of a command that threw; the failure printed in the format asked for. */
-export function reportFailure(
+export async function reportFailure(
   error: unknown,
   name: string,
   format: DocumentFormat | undefined,
   io: CliIO,
-): number {
+): Promise<number> {
   const command = `labelwise ${name}`;
+  const [{ diagnosticFromError }, { errorDocument }, { formatError }] = await Promise.all([
+    import('../base/diagnostic.js'),
+    import('./error-document.js'),
+    import('./format-error.js'),
+  ]);
   if (error instanceof LabelwiseError) {
     // `error` is the selector commands' documented shape; `diagnostics` the one shape for all.
     if (format !== undefined)

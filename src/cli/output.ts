@@ -1,5 +1,6 @@
-import { escapeControl, formatDiagnostic } from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
+import { formatDiagnostic } from '../base/diagnostic.js';
+import type { Diagnostic } from '../base/diagnostic.js';
+import { escapeControl } from '../base/text.js';
 import type { CliIO } from './io.js';
 
 /** Prints one JSON value on stdout: two-space indent, trailing newline. */

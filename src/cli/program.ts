@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import type { OutputConfiguration } from 'commander';
-import { errorDocument, requestedFormat } from './error-document.js';
+import { errorDocument } from './error-document.js';
+import { requestedFormat } from './requested-format.js';
 import { VERSION } from './version.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';

@@ -3,18 +3,13 @@
  * stdin) and how it reports a user error against them: the shared diagnostic layout, the
  * offending line with a caret, and the `--json` shape with `diagnostics`, `errors`, `warnings`.
  */
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  LabelwiseError,
-  diagnosticFromError,
-  diagnosticsJson,
-  escapeControl,
-  excerptLine,
-  formatDiagnostic,
-  readStreamWithin,
-  readUserFile,
-} from '../base/index.js';
-import type { Diagnostic } from '../base/index.js';
+// base's files, not its index: `selector match` starts within 1.5× node (see main.ts).
+import { diagnosticFromError, diagnosticsJson, formatDiagnostic } from '../base/diagnostic.js';
+import type { Diagnostic } from '../base/diagnostic.js';
+import { LabelwiseError } from '../base/errors.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../base/io/repo-reader.js';
+import { readStreamWithin, readUserFile } from '../base/io/user-file.js';
+import { escapeControl, excerptLine } from '../base/text.js';
 import { parseLabelJson, parseLabelList } from '../selector/index.js';
 import type { Labels } from '../selector/index.js';
 import type { CliIO } from './io.js';

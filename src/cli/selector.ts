@@ -5,7 +5,8 @@
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { LabelwiseError, escapeControl, compareText } from '../base/index.js';
+import { LabelwiseError } from '../base/errors.js';
+import { compareText, escapeControl } from '../base/text.js';
 import {
   explain,
   formatKubernetes,

@@ -1,4 +1,4 @@
-import { compareText } from '../base/index.js';
+import { compareText } from '../base/text.js';
 import { LabelwiseError, quote } from '../base/errors.js';
 import {
   sortStrings,

@@ -4,7 +4,7 @@
  * strings cost several times more per element as they grow, which made the algebra's growth with
  * the number of values visibly worse than linear.
  */
-import { compareText } from '../base/index.js';
+import { compareText } from '../base/text.js';
 
 /** Values in both `a` and `b`. */
 export function intersectSorted(a: readonly string[], b: readonly string[]): string[] {

@@ -263,10 +263,10 @@ test('a bad revision under --format sarif is a SARIF log naming DIFF_BAD_REVISIO
   });
 });
 
-test('an internal error under --format is still a document, CLI_INTERNAL_ERROR, exit 70', () => {
+test('an internal error under --format is still a document, CLI_INTERNAL_ERROR, exit 70', async () => {
   for (const format of ['sarif', 'junit', 'json'] as const) {
     const io = memoryIO();
-    const code = reportFailure(new TypeError('boom'), 'diff', format, io);
+    const code = await reportFailure(new TypeError('boom'), 'diff', format, io);
     assert.equal(code, 70);
     assert.match(io.err, /internal error, please report it[\s\S]*TypeError: boom/);
     if (format === 'sarif') {

@@ -9,7 +9,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 
-export type Capability = 'docker' | 'nft' | 'conntrack' | 'chromium' | 'git' | 'dist' | 'cedar';
+export type Capability =
+  | 'docker'
+  | 'nft'
+  | 'conntrack'
+  | 'chromium'
+  | 'git'
+  | 'dist'
+  | 'cedar'
+  | 'npm-registry'
+  | 'pre-commit';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Headless Chromium on a machine with no network: without these it tries to reach Google. */
@@ -50,6 +59,14 @@ const PROBES: Record<Exclude<Capability, 'cedar'>, () => string | undefined> = {
     existsSync(join(ROOT, 'dist', 'cli', 'main.js'))
       ? undefined
       : 'dist/ has not been built; run `npm run build` first (.ci/run does)',
+  'npm-registry': () =>
+    commandWorks('npm', ['ping'], 30_000)
+      ? undefined
+      : '`npm ping` fails: the npm registry is not reachable to install dependencies from',
+  'pre-commit': () =>
+    commandWorks('pre-commit', ['--version'])
+      ? undefined
+      : 'pre-commit is not installed (Debian package pre-commit; .ci/run installs it)',
 };
 
 const cache = new Map<Capability, string | undefined>();

@@ -1,4 +1,4 @@
-import { compareText } from '../../base/index.js';
+import { compareText } from '../../base/text.js';
 import type { Requirement, Selector } from '../model.js';
 
 /**
