@@ -9,6 +9,13 @@ import { compareText, escapeControl } from './text.js';
 
 export type Severity = 'error' | 'warning';
 
+/** Why a finding is accepted, and who said so. */
+export interface Acceptance {
+  readonly reason: string;
+  /** `annotation`: on the object (SARIF `inSource`); `config`: labelwise.yaml (`external`). */
+  readonly by: 'annotation' | 'config';
+}
+
 /** One problem, located as precisely as the input allows. */
 export interface Diagnostic {
   readonly severity: Severity;
@@ -30,13 +37,21 @@ export interface Diagnostic {
   readonly path?: string;
   /** A concrete example that shows the problem (a label set, a request, a pod). */
   readonly witness?: unknown;
+  /**
+   * Set when the user marked the finding intended (see accepted.ts): it stays listed, with the
+   * reason, and counts towards neither errors nor warnings.
+   */
+  readonly accepted?: Acceptance;
 }
 
 /** What every command's `--json` output carries: the list and its counts. */
 export interface DiagnosticsJson {
   readonly diagnostics: readonly Diagnostic[];
+  /** Errors and warnings not accepted. */
   readonly errors: number;
   readonly warnings: number;
+  /** Findings marked intended; present only when there are any. */
+  readonly accepted?: number;
 }
 
 const KEYS = [
@@ -51,6 +66,7 @@ const KEYS = [
   'message',
   'hint',
   'witness',
+  'accepted',
 ] as const;
 
 /** A copy with keys in the documented order and no undefined fields (stable `--json` bytes). */
@@ -103,6 +119,7 @@ export function countDiagnostics(list: readonly Diagnostic[]): {
   let errors = 0;
   let warnings = 0;
   for (const d of list) {
+    if (d.accepted !== undefined) continue;
     if (d.severity === 'error') errors++;
     else warnings++;
   }
@@ -112,7 +129,8 @@ export function countDiagnostics(list: readonly Diagnostic[]): {
 /** The `--json` shape every command uses: sorted diagnostics and their counts. */
 export function diagnosticsJson(list: readonly Diagnostic[]): DiagnosticsJson {
   const diagnostics = sortDiagnostics(list);
-  return { diagnostics, ...countDiagnostics(diagnostics) };
+  const accepted = diagnostics.filter((d) => d.accepted !== undefined).length;
+  return { diagnostics, ...countDiagnostics(diagnostics), ...(accepted > 0 ? { accepted } : {}) };
 }
 
 /** `file:line:col` (as much of it as is known), escaped for one line; '' when nothing is known. */
@@ -135,8 +153,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   const location = formatLocation(d);
   const object = d.object === undefined ? '' : ` [${escapeControl(d.object, true)}]`;
   const path = d.path === undefined ? '' : ` (at ${escapeControl(d.path, true)})`;
-  let out = `${location === '' ? '' : `${location}: `}${d.severity} ${d.code}${object}: ${escapeControl(d.message, true)}${path}`;
+  const accepted = d.accepted === undefined ? '' : 'accepted ';
+  let out = `${location === '' ? '' : `${location}: `}${accepted}${d.severity} ${d.code}${object}: ${escapeControl(d.message, true)}${path}`;
   if (d.hint !== undefined) out += `\n  hint: ${escapeControl(d.hint, true)}`;
+  if (d.accepted !== undefined)
+    out += `\n  accepted (${d.accepted.by}): ${escapeControl(d.accepted.reason, true)}`;
   return out;
 }
 
