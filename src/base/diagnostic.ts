@@ -10,6 +10,13 @@ import { compareText, escapeControl } from './text.js';
 
 export type Severity = 'error' | 'warning';
 
+/** Why a finding is accepted, and who said so. */
+export interface Acceptance {
+  readonly reason: string;
+  /** `annotation`: on the object (SARIF `inSource`); `config`: labelwise.yaml (`external`). */
+  readonly by: 'annotation' | 'config';
+}
+
 /** One problem, located as precisely as the input allows. */
 export interface Diagnostic {
   readonly severity: Severity;
@@ -31,13 +38,21 @@ export interface Diagnostic {
   readonly path?: string;
   /** A concrete example that shows the problem (a label set, a request, a pod). */
   readonly witness?: unknown;
+  /**
+   * Set when the user marked the finding intended (see accepted.ts): it stays listed, with the
+   * reason, and counts towards neither errors nor warnings.
+   */
+  readonly accepted?: Acceptance;
 }
 
 /** What every command's `--json` output carries: the list and its counts. */
 export interface DiagnosticsJson {
   readonly diagnostics: readonly Diagnostic[];
+  /** Errors and warnings not accepted. */
   readonly errors: number;
   readonly warnings: number;
+  /** Findings marked intended; present only when there are any. */
+  readonly accepted?: number;
 }
 
 const KEYS = [
@@ -52,6 +67,7 @@ const KEYS = [
   'message',
   'hint',
   'witness',
+  'accepted',
 ] as const;
 
 /** Fields that echo input and are cut to a bounded length (`file` is a path, bounded by the OS). */
@@ -111,6 +127,7 @@ export function countDiagnostics(list: readonly Diagnostic[]): {
   let errors = 0;
   let warnings = 0;
   for (const d of list) {
+    if (d.accepted !== undefined) continue;
     if (d.severity === 'error') errors++;
     else warnings++;
   }
@@ -120,7 +137,8 @@ export function countDiagnostics(list: readonly Diagnostic[]): {
 /** The `--json` shape every command uses: sorted diagnostics and their counts. */
 export function diagnosticsJson(list: readonly Diagnostic[]): DiagnosticsJson {
   const diagnostics = sortDiagnostics(list);
-  return { diagnostics, ...countDiagnostics(diagnostics) };
+  const accepted = diagnostics.filter((d) => d.accepted !== undefined).length;
+  return { diagnostics, ...countDiagnostics(diagnostics), ...(accepted > 0 ? { accepted } : {}) };
 }
 
 /** `file:line:col` (as much of it as is known), escaped for one line; '' when nothing is known. */
@@ -144,8 +162,11 @@ export function formatDiagnostic(d: Diagnostic): string {
   const show = (text: string): string => escapeControl(boundText(text), true);
   const object = d.object === undefined ? '' : ` [${show(d.object)}]`;
   const path = d.path === undefined ? '' : ` (at ${show(d.path)})`;
-  let out = `${location === '' ? '' : `${location}: `}${d.severity} ${d.code}${object}: ${show(d.message)}${path}`;
+  const accepted = d.accepted === undefined ? '' : 'accepted ';
+  let out = `${location === '' ? '' : `${location}: `}${accepted}${d.severity} ${d.code}${object}: ${show(d.message)}${path}`;
   if (d.hint !== undefined) out += `\n  hint: ${show(d.hint)}`;
+  if (d.accepted !== undefined)
+    out += `\n  accepted (${d.accepted.by}): ${show(d.accepted.reason)}`;
   return out;
 }
 

@@ -16,6 +16,8 @@ export {
   sortDiagnostics,
 } from './diagnostic.js';
 export type { Diagnostic, DiagnosticsJson, Severity } from './diagnostic.js';
+export type { AcceptRule, Acceptance, AcceptanceSources } from './accepted.js';
+export { ACCEPT_ANNOTATION_PREFIX, acceptanceOf, acceptedCodes, markAccepted } from './accepted.js';
 export { compareText, escapeBytes, escapeControl, excerptLine, hasControl } from './text.js';
 export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
 export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';

@@ -12,6 +12,7 @@ import {
   readUserFile,
 } from '../base/index.js';
 import { compilePolicy, loadPolicyDir, parseYamlDocs, readResources } from '../policy/index.js';
+import type { ReadOptions } from '../policy/index.js';
 import type {
   PolicyModel,
   PolicyProblem,
@@ -29,6 +30,8 @@ export interface SettingsFlags {
   controlPlaneNamespace?: string;
   /** `-f PATH`: the input instead of the DIR argument; `-` reads stdin. */
   filename?: string;
+  /** `-n NS`: the namespace of objects without metadata.namespace (as `kubectl apply -n`). */
+  namespace?: string;
   json?: boolean;
 }
 
@@ -55,6 +58,10 @@ export function settingsOptions(command: Command): Command {
     .option(
       '-f, --filename <path>',
       "read the objects from this file or directory instead of DIR; '-' reads a rendered stream from stdin",
+    )
+    .option(
+      '-n, --namespace <ns>',
+      'namespace of objects without metadata.namespace, as kubectl apply -n (default: default, with a warning)',
     )
     .option('--json', 'print JSON on stdout');
 }
@@ -167,9 +174,9 @@ async function readStdin(): Promise<string> {
 }
 
 /** Objects from YAML text: what `-f -` gives, and tests that have no directory. */
-export function loadText(text: string, file: string): LoadedInput {
+export function loadText(text: string, file: string, options: ReadOptions = {}): LoadedInput {
   const parsed = parseYamlDocs(text, file);
-  const read = readResources(parsed.docs);
+  const read = readResources(parsed.docs, options);
   return {
     resources: read.resources,
     problems: [...parsed.problems, ...read.problems],
@@ -201,8 +208,9 @@ async function readInput(
       { source: { path: 'dir' }, hint: 'labelwise policy lint examples/homelab/policy' },
     );
   }
-  if (source === '-') return loadText(await readStdin(), '<stdin>');
-  const loaded = await loadPolicyDir(resolve(io.cwd, source), { root: io.cwd });
+  const namespace = flags.namespace === undefined ? {} : { namespace: flags.namespace };
+  if (source === '-') return loadText(await readStdin(), '<stdin>', namespace);
+  const loaded = await loadPolicyDir(resolve(io.cwd, source), { root: io.cwd, ...namespace });
   if (loaded.files.length === 0) {
     throw new LabelwiseError('POLICY_NO_FILES', `${source} holds no .yaml or .yml files`, {
       source: { file: source },

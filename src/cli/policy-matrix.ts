@@ -28,7 +28,6 @@ import { printDecision, printMatrix } from './policy-output.js';
 import { configureSubcommand } from './program.js';
 
 export interface MatrixFlags extends SettingsFlags {
-  namespace?: string;
   explain?: string;
   client?: string;
   expect?: string;
@@ -122,7 +121,6 @@ export function registerMatrix(
     io,
   )
     .description('who can reach what: per Server port and route, which clients are admitted')
-    .option('--namespace <ns>', 'only this namespace')
     .option(
       '--explain <row>',
       'decide one cell (with --client) and print the trace authorize prints',
@@ -135,7 +133,7 @@ export function registerMatrix(
   settingsOptions(matrix)
     .addHelpText(
       'after',
-      '\nCells: allow (every client of the column), some (part of it), - (none). Computed from the\ncompiled policy with the selector algebra, not by sampling requests.\n\nExamples:\n  labelwise policy matrix examples/homelab/policy\n  labelwise policy matrix examples/homelab/policy --explain booksapp/authors-http:7001/authors-modify-route --client sa:booksapp/web\n  labelwise policy matrix examples/homelab/policy --expect examples/homelab/policy/reachability.expect\n',
+      '\nCells: allow (every client of the column), some (part of it), - (none). Computed from the\ncompiled policy with the selector algebra, not by sampling requests. -n NS also limits the rows to that namespace.\n\nExamples:\n  labelwise policy matrix examples/homelab/policy\n  labelwise policy matrix examples/homelab/policy --explain booksapp/authors-http:7001/authors-modify-route --client sa:booksapp/web\n  labelwise policy matrix examples/homelab/policy --expect examples/homelab/policy/reachability.expect\n',
     )
     .action(action);
 }

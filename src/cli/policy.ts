@@ -8,7 +8,14 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { LabelwiseError, countDiagnostics, diagnosticsJson, escapeControl } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
-import { decide, decisionJson, lintPolicy, normalizePodRef, renderModel } from '../policy/index.js';
+import {
+  acceptPolicyFindings,
+  decide,
+  decisionJson,
+  lintPolicy,
+  normalizePodRef,
+  renderModel,
+} from '../policy/index.js';
 import type { Decision } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
@@ -179,17 +186,21 @@ async function lintCommand(
   io: CliIO,
 ): Promise<number> {
   const { loaded, model } = await load(dir, flags, io);
-  const findings: Diagnostic[] = [...loaded.problems, ...lintPolicy(model)];
+  const findings: Diagnostic[] = acceptPolicyFindings(
+    [...loaded.problems, ...lintPolicy(model)],
+    model,
+  );
   const body = diagnosticsJson(findings);
   if (flags.json) {
     printJson(io, body);
   } else {
     for (const f of body.diagnostics) io.stdout(`${paintDiagnostic(f, io)}\n`);
     const { errors, warnings } = countDiagnostics(body.diagnostics);
+    const accepted = body.accepted === undefined ? '' : `, ${body.accepted} accepted`;
     const verdict =
       errors > 0
-        ? paint(io, 'red', `${errors} error(s), ${warnings} warning(s)`)
-        : paint(io, 'green', `ok: ${warnings} warning(s)`);
+        ? paint(io, 'red', `${errors} error(s), ${warnings} warning(s)${accepted}`)
+        : paint(io, 'green', `ok: ${warnings} warning(s)${accepted}`);
     io.stdout(
       `${body.diagnostics.length > 0 ? '\n' : ''}${verdict} in ${loaded.files.length} file(s)\n`,
     );

@@ -13,7 +13,10 @@ export const POLICY_CODES = {
   POLICY_UNSUPPORTED_LIST: 'a kind: List document',
   POLICY_UNSUPPORTED_API_VERSION: 'a known kind at a version this module does not read',
   POLICY_DUPLICATE_OBJECT: 'the same group, kind, namespace and name twice',
+  POLICY_DEFAULT_NAMESPACE: 'objects without metadata.namespace fall back to default',
   // Admission
+  POLICY_UNKNOWN_FIELD: "a field Linkerd's CRD for that apiVersion does not have",
+  POLICY_SCHEMA_MISMATCH: "a value Linkerd's CRD schema refuses (and no reader check names it)",
   POLICY_MISSING_FIELD: 'a required field is absent',
   POLICY_INVALID_FIELD: 'a field has the wrong type or form',
   POLICY_INVALID_NAME: 'a name that is not a lowercase DNS subdomain',

@@ -1,6 +1,7 @@
 /** The policy stage of `labelwise build`. */
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Diagnostic, StageResult } from '../base/index.js';
+import type { AcceptRule, Diagnostic, StageResult } from '../base/index.js';
+import { acceptPolicyFindings } from './lint/accepted.js';
 import { compilePolicy } from './api.js';
 import { renderModel } from './compile/render.js';
 import { loadPolicyDir } from './io/read-dir.js';
@@ -16,6 +17,15 @@ export interface PolicyStageOptions {
   root?: string;
   /** Cluster settings. Default: Linkerd's install defaults. */
   settings?: SettingsInput;
+  /** The namespace of namespace-less objects (`kubectl apply -n`). Default: `default`, warned. */
+  namespace?: string;
+  /**
+   * `labelwise.yaml`'s per-folder namespaces: folder (relative to `root`, `/`-separated) →
+   * namespace of that folder's namespace-less objects; the deepest folder wins. Default: none.
+   */
+  folderNamespaces?: Readonly<Record<string, string>>;
+  /** `labelwise.yaml`'s accepted findings (see base/accepted.ts). Default: none. */
+  accept?: readonly AcceptRule[];
 }
 
 function toFinding(p: PolicyProblem): Diagnostic {
@@ -30,6 +40,7 @@ function toFinding(p: PolicyProblem): Diagnostic {
     message: p.message,
     ...(p.hint === undefined ? {} : { hint: p.hint }),
     ...(p.witness === undefined ? {} : { witness: p.witness }),
+    ...(p.accepted === undefined ? {} : { accepted: p.accepted }),
   };
 }
 
@@ -45,9 +56,19 @@ export async function buildPolicyStage(
 ): Promise<StageResult> {
   const root = resolve(options.root ?? dir);
   const absolute = isAbsolute(dir) ? dir : resolve(dir);
-  const loaded = await loadPolicyDir(absolute, { root });
+  const loaded = await loadPolicyDir(absolute, {
+    root,
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.folderNamespaces === undefined
+      ? {}
+      : { folderNamespaces: options.folderNamespaces }),
+  });
   const model = compilePolicy(loaded.resources, options.settings ?? {});
-  const problems = sortProblems([...loaded.problems, ...lintModel(model)]);
+  const problems = acceptPolicyFindings(
+    sortProblems([...loaded.problems, ...lintModel(model)]),
+    model,
+    options.accept,
+  );
   const compiled = renderModel(model);
   const r = loaded.resources;
   const routes = r.routes.length + r.routeGroups.reduce((n, g) => n + g.routes.length, 0);
@@ -61,8 +82,8 @@ export async function buildPolicyStage(
       servers: r.servers.length,
       routes,
       authorizations,
-      errors: problems.filter((p) => p.severity === 'error').length,
-      warnings: problems.filter((p) => p.severity === 'warning').length,
+      errors: problems.filter((p) => p.severity === 'error' && p.accepted === undefined).length,
+      warnings: problems.filter((p) => p.severity === 'warning' && p.accepted === undefined).length,
     },
     data: {
       directory: relative(root, absolute) || '.',

@@ -163,8 +163,8 @@ const vectors: {
   },
   {
     name: 'bad creationTimestamp',
-    yaml: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  creationTimestamp: yesterday\n',
-    errors: [['POLICY_INVALID_FIELD', 5, 'metadata.creationTimestamp']],
+    yaml: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ns\n  creationTimestamp: yesterday\n',
+    errors: [['POLICY_INVALID_FIELD', 6, 'metadata.creationTimestamp']],
   },
 ];
 

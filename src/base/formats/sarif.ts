@@ -65,6 +65,14 @@ function result(d: Diagnostic, ruleIndex: number): Result {
       },
     ];
   }
+  if (d.accepted !== undefined)
+    out.suppressions = [
+      {
+        kind: d.accepted.by === 'annotation' ? 'inSource' : 'external',
+        status: 'accepted',
+        justification: d.accepted.reason,
+      },
+    ];
   const properties: Record<string, unknown> = {};
   if (d.module !== undefined) properties.module = d.module;
   if (d.witness !== undefined) properties.witness = d.witness;

@@ -8,12 +8,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isWithin, LabelwiseError, pushAll, RepoReader } from '../../base/index.js';
 import type { Diagnostic, RepoReaderOptions } from '../../base/index.js';
 import { readResources } from '../resources/load.js';
+import type { ReadOptions } from '../resources/load.js';
 import type { YamlDoc } from '../resources/yaml-docs.js';
 import { parseYamlDocs } from '../resources/yaml-docs.js';
 import type { PolicyProblem, PolicyResources } from '../types.js';
 
-/** Options for {@link loadPolicyDir}. */
-export interface LoadOptions {
+/** Options for {@link loadPolicyDir}; the {@link ReadOptions} go to the loader. */
+export interface LoadOptions extends ReadOptions {
   /**
    * The repository: paths in problems are relative to it, and links may not leave it. Default:
    * the policy directory (the directory holding the file, when a file is given).
@@ -110,7 +111,12 @@ export async function loadPolicyDir(dir: string, options: LoadOptions = {}): Pro
   const readProblems: Diagnostic[] = reader.diagnostics.map((d) =>
     d.file === undefined ? d : { ...d, file: show(d.file) },
   );
-  const read = readResources(docs);
+  const read = readResources(docs, {
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.folderNamespaces === undefined
+      ? {}
+      : { folderNamespaces: options.folderNamespaces }),
+  });
   return {
     resources: read.resources,
     problems: [...readProblems, ...problems, ...read.problems],

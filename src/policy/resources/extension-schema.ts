@@ -6,7 +6,7 @@
  * resolve) stay the readers'. Documents of other kinds pass untouched: one policy file
  * usually mixes Linkerd, Gateway API and extension objects.
  */
-import { EXTENSION } from './load.js';
+import { EXTENSION } from './kinds.js';
 import { METHODS, TARGET_KINDS } from './read-extension.js';
 
 export const POLICY_EXTENSION_SCHEMA_ID =

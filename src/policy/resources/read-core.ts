@@ -22,13 +22,15 @@ const PORT_NAME = /^(?=.*[a-z])[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 
 /**
  * Reads `kind`, `apiVersion` and `metadata`. Namespaced objects without a namespace land in
- * `default`, as `kubectl apply` would put them.
+ * `fallbackNamespace` (`default` unless `-n` or labelwise.yaml says otherwise), as `kubectl
+ * apply [-n]` would put them.
  */
 export function readMeta(
   ctx: ReadContext,
   kind: string,
   apiVersion: string,
   namespaced: boolean,
+  fallbackNamespace = 'default',
 ): ObjectMeta | undefined {
   const name = ctx.string(['metadata', 'name'], { required: true, nonEmpty: true });
   if (name !== undefined && (name.length > 253 || !DNS_SUBDOMAIN.test(name))) {
@@ -39,7 +41,7 @@ export function readMeta(
     );
   }
   const namespace = namespaced
-    ? (ctx.string(['metadata', 'namespace'], { nonEmpty: true }) ?? 'default')
+    ? (ctx.string(['metadata', 'namespace'], { nonEmpty: true }) ?? fallbackNamespace)
     : '';
   const labels = ctx.stringMap(['metadata', 'labels']);
   for (const error of validateLabels(labels, 'kubernetes')) {
@@ -226,12 +228,7 @@ export function readServer(ctx: ReadContext, meta: ObjectMeta): Server | undefin
       'podSelector and externalWorkloadSelector cannot both be set',
       'write one Server for the pods and another for the external workloads',
     );
-  } else if (hasExternal && !meta.apiVersion.endsWith('/v1beta3')) {
-    ctx.fail(
-      'POLICY_INVALID_SELECTOR',
-      ['spec', 'externalWorkloadSelector'],
-      `externalWorkloadSelector needs policy.linkerd.io/v1beta3, found ${meta.apiVersion}`,
-    );
+    // Which versions have externalWorkloadSelector is the CRD's to say (v1beta2 and v1beta3).
   } else if (!hasPods && !hasExternal) {
     ctx.fail(
       'POLICY_MISSING_FIELD',
