@@ -11,6 +11,8 @@ export const CATALOG_CODES = {
   CATALOG_PLATFORM_MISSING: 'the catalog directory has no platform.yaml',
   CATALOG_PLATFORM_INVALID:
     'a platform setting the API server would refuse (StorageClass name, GPU resource)',
+  CATALOG_VPN_EXCLUDED_IPV6:
+    'warning: an IPv6 excluded CIDR, which the egress gateway policy cannot take',
   CATALOG_SOURCE_MISMATCH: 'kind and source disagree',
   CATALOG_VM_FIELD: 'the vm block on a container',
   CATALOG_IMAGE_REFERENCE: 'an image reference the container runtime cannot pull',
@@ -19,6 +21,12 @@ export const CATALOG_CODES = {
   CATALOG_STORAGE_EXPORT: 'bulk storage without export, or export on longhorn',
   CATALOG_STORAGE_SIZE: 'longhorn storage without size, or a zero size',
   CATALOG_STORAGE_BACKUP: 'backup on bulk storage',
+  CATALOG_BULK_SIZE: 'warning: bulk storage without size (the PV advertises 1Gi)',
+  CATALOG_BULK_FSGROUP: 'warning: fsGroup next to a writable bulk mount (a no-op on NFS)',
+  CATALOG_BULK_OWNER: 'warning: a writable bulk mount with no fixed uid/gid',
+  CATALOG_STORAGE_EXDEV: 'warning: two subPath mounts of one export (EXDEV between them)',
+  CATALOG_STORAGE_NO_CONFIG: 'warning: a stateful service with no config volume',
+  CATALOG_PUBLIC_PORT_FORWARD: 'warning: a public service needs manual edge port-forwards',
   CATALOG_STORAGE_DUPLICATE: 'a storage name or mount path used twice',
   CATALOG_STORAGE_VM: 'a storage entry a vm cannot take (bulk, mount fields, the root disk name)',
   CATALOG_STORAGE_SUBPATH: 'a subPath that is absolute or climbs out with ..',
@@ -29,6 +37,8 @@ export const CATALOG_CODES = {
   CATALOG_PORT_LAN:
     'a LAN port that is not a declared non-HTTP port, or no LAN address on the platform',
   CATALOG_ROUTE_HOST: 'a host outside the base domain, or routed twice',
+  CATALOG_ROUTE_CERTIFICATE:
+    "a host the Gateway's *.<domain> wildcard certificate cannot serve (the apex, two labels deep)",
   CATALOG_ROUTE_NAME: 'two hosts map to one HTTPRoute name',
   CATALOG_AUTH_API_ROUTES: 'an apiRoutes or skipAuthRoutes entry the proxy cannot use',
   CATALOG_AUTH_UPSTREAM: 'forward-auth cannot tell which app port it fronts',

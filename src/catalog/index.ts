@@ -22,6 +22,7 @@ export { renderService } from './render/render-service.js';
 export { emitFiles, objectFileName, toYaml } from './output/emit.js';
 export type { CheckResult, ConformanceInput } from './conformance/model.js';
 export { runConformance } from './conformance/run-conformance.js';
+export { VPN_EGRESS_CHECK } from './conformance/check-vpn-egress.js';
 export type { GoldenDiff } from './golden.js';
 export { compareGolden } from './golden.js';
 export type { CatalogRun, RunCatalogOptions } from './pipeline.js';

@@ -24,6 +24,7 @@ import {
   readCatalogDir,
   readerDiagnostics,
   runCatalog,
+  VPN_EGRESS_CHECK,
 } from '../catalog/index.js';
 import type { CatalogInput } from '../catalog/index.js';
 import type { CliIO } from './io.js';
@@ -89,7 +90,8 @@ function stopped(io: CliIO, error: unknown, json: boolean | undefined): number {
   if (!(error instanceof LabelwiseError)) throw error;
   const d = diagnosticFromError(error, 'catalog');
   if (json) printJson(io, { ok: false, ...diagnosticsJson([d]) });
-  else printDiagnostics(io, [d]);
+  // The prefix every command group puts on the error that stopped it.
+  else io.stderr(`labelwise catalog: ${paintDiagnostic(d, io)}\n`);
   return error.kind === 'unavailable' ? EXIT.unavailable : EXIT.invalid;
 }
 
@@ -193,6 +195,9 @@ async function check(
   }
   printDiagnostics(io, diagnostics);
   for (const d of diffs) io.stdout(colourPatch(io, d.patch));
+  // The kill-switch is what an operator most needs to see proved, so it is said every time.
+  for (const c of result.checks.filter((c) => c.ok && c.name === VPN_EGRESS_CHECK))
+    io.stdout(`${paint(io, 'green', 'proved')}: ${escapeControl(c.message)}\n`);
   if (flags.all)
     for (const c of result.checks.filter((c) => c.ok))
       io.stdout(`${paint(io, 'green', 'ok')}   ${c.name}: ${c.object}\n`);

@@ -24,7 +24,7 @@ test('every code has a row in the Error codes table of docs/catalog.md', () => {
       .split('\n')
       .filter((l) => l.startsWith('| `CATALOG_'))
       .flatMap((l) =>
-        [...(l.split('|')[1] ?? '').matchAll(/`(CATALOG_[A-Z_]+)`/g)].map((m) => m[1]),
+        [...(l.split('|')[1] ?? '').matchAll(/`(CATALOG_[A-Z0-9_]+)`/g)].map((m) => m[1]),
       ),
   );
   for (const code of Object.keys(CATALOG_CODES)) assert.ok(rows.has(code), `no row for ${code}`);
@@ -48,7 +48,7 @@ test('the cross-field codes no other test reaches', () => {
   assert.deepEqual(codesOf({ 'web.yaml': `${WEB}vm: { cores: 2 }\n` }), ['CATALOG_VM_FIELD']);
   assert.deepEqual(
     codesOf({
-      'web.yaml': `${WEB}storage: [{ name: m, class: bulk, export: /x, backup: offcluster }]\n`,
+      'web.yaml': `${WEB}storage: [{ name: c, class: longhorn, size: 1Gi }, { name: m, class: bulk, size: 1Gi, readOnly: true, export: /x, backup: offcluster }]\n`,
     }),
     ['CATALOG_STORAGE_BACKUP'],
   );

@@ -57,10 +57,19 @@ test('the example proves: every flow as declared, every peer within its declarat
   assert.equal(flow('platform/prometheus', 'plex/workload'), 'no port');
   // The Gateway reaches the proxy, never the app port behind it.
   assert.equal(flow('platform/gateway', 'sonarr/workload'), 'TCP/4180');
-  // VPN class: nothing outside; other pods: DNS only.
-  assert.equal(flow('sonarr/workload', 'external/world'), 'no port');
+  // VPN class: the IPv4 internet, never IPv6, never an excluded LAN block; other pods: DNS only.
+  assert.equal(
+    flow('sonarr/workload', 'external/internet-ipv4'),
+    'SCTP/1-65535, TCP/1-65535, UDP/1-65535',
+  );
+  assert.equal(flow('sonarr/workload', 'external/internet-ipv6'), 'no port');
+  assert.equal(flow('sonarr/workload', 'external/lan/192.168.0.0/16'), 'no port');
+  assert.equal(
+    flow('plex/workload', 'external/internet-ipv6'),
+    'SCTP/1-65535, TCP/1-65535, UDP/1-65535',
+  );
   assert.equal(flow('plex/other', 'platform/dns'), 'TCP/53, UDP/53');
-  assert.equal(flow('plex/other', 'external/world'), 'no port');
+  assert.equal(flow('plex/other', 'external/internet-ipv4'), 'no port');
   assert.equal(flow('blog/workload', 'qbittorrent/workload'), 'no port');
 });
 
@@ -101,7 +110,7 @@ test('world egress on a VPN-class service is an undeclared flow with a witness',
   const objects = objectsAfter('sonarr', (p) => p.spec.egress.push({ toEntities: ['world'] }));
   const found = failures(objects);
   const extra = found.find(
-    (f) => f.name === REACH && /can reach an address outside the cluster/.test(f.message),
+    (f) => f.name === REACH && /can reach the internet over IPv6/.test(f.message),
   );
   assert.ok(extra, JSON.stringify(found));
   assert.equal(extra.object, 'CiliumNetworkPolicy sonarr/sonarr');
@@ -109,12 +118,12 @@ test('world egress on a VPN-class service is an undeclared flow with a witness',
     Object.keys((extra.witness as { from: object }).from).includes('k8s:app.kubernetes.io/name'),
     true,
   );
-  assert.ok(found.some((f) => f.name === PEERS && /egress\[3\]\.toEntities/.test(f.object)));
+  assert.ok(found.some((f) => f.name === PEERS && /egress\[4\]\.toEntities/.test(f.object)));
 });
 
 test("a failed check's diagnostic carries its witness and points at the definition", () => {
   const objects = objectsAfter('sonarr', (p) => p.spec.egress.push({ toEntities: ['world'] }));
-  const extra = failures(objects).find((f) => /outside the cluster/.test(f.message));
+  const extra = failures(objects).find((f) => /the internet over IPv6/.test(f.message));
   assert.ok(extra?.witness !== undefined);
   const [diagnostic] = checkDiagnostics([extra], example.loaded);
   assert.equal(diagnostic?.code, 'CATALOG_CONFORMANCE');

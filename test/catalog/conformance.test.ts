@@ -65,7 +65,7 @@ const cases: {
 }[] = [
   {
     name: 'internal route without the ExternalDNS opt-out',
-    check: 'internal-routes-publish-no-public-dns',
+    check: 'internal-services-publish-no-public-dns',
     service: 'sonarr',
     mutate: (o) =>
       edit(
@@ -77,7 +77,7 @@ const cases: {
   },
   {
     name: 'public route with the opt-out',
-    check: 'internal-routes-publish-no-public-dns',
+    check: 'internal-services-publish-no-public-dns',
     service: 'plex',
     mutate: (o) =>
       edit(

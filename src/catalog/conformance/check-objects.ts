@@ -39,7 +39,7 @@ export const checkRouteDns: Check = (input) => {
         const ok = value !== undefined && value !== 'dns-controller';
         out.push(
           result(
-            'internal-routes-publish-no-public-dns',
+            'internal-services-publish-no-public-dns',
             route,
             ok,
             ok
@@ -51,7 +51,7 @@ export const checkRouteDns: Check = (input) => {
         const ok = value === undefined;
         out.push(
           result(
-            'internal-routes-publish-no-public-dns',
+            'internal-services-publish-no-public-dns',
             route,
             ok,
             ok

@@ -16,6 +16,7 @@ import type { KubeObject, Platform, ResolvedService } from '../types.js';
 import type { Peer, PolicyRule, PortRange } from './cilium-policy.js';
 import type { DeclaredRule, DeclaredService } from './declared-flows.js';
 import { declaredFlows } from './declared-flows.js';
+import { proveVpnEgress } from './check-vpn-egress.js';
 import { FQDN_KEY } from './cilium-labels.js';
 import type { Endpoint } from './endpoints.js';
 import type { CheckResult, ConformanceInput } from './model.js';
@@ -292,7 +293,11 @@ export function proveReachability(
   const declared = declaredFlows(services, objects, platform, reachability.endpoints);
   const expected = expectedFlows(declared, reachability.endpoints);
   return {
-    results: [...compareFlows(reachability, expected), ...proveRules(reachability, declared)],
+    results: [
+      ...compareFlows(reachability, expected),
+      ...proveRules(reachability, declared),
+      ...proveVpnEgress(services, objects, reachability),
+    ],
     reachability,
   };
 }

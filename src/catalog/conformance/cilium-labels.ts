@@ -207,3 +207,14 @@ export function entitySelectors(entity: string): Selector[] | undefined {
     ];
   return RESERVED_ENTITIES.includes(entity) ? [exists(entity)] : undefined;
 }
+
+/**
+ * A selector of a cluster-scoped object (a CiliumEgressGatewayPolicy's `podSelector`): it
+ * selects in every namespace unless it names one.
+ */
+export function clusterSelector(value: unknown, where: string): SelectorRead {
+  const selector = sourced(value ?? {});
+  return selector === undefined
+    ? { problem: `${where} is not a label selector` }
+    : read(selector, where);
+}

@@ -48,6 +48,8 @@ export interface Peer {
   readonly fqdn?: DnsMatch;
   /** `toCIDR`/`fromCIDR`/`…CIDRSet`: outside addresses. */
   readonly cidr?: string;
+  /** A CIDR set's `except`: blocks inside `cidr` the rule does not select. */
+  readonly except?: readonly string[];
 }
 
 export interface PolicyRule {
@@ -175,8 +177,14 @@ function peersOf(
           peers.push({ selector: ANY_WORLD, where: at, cidr: String(value) });
       } else if (key === 'toCIDRSet' || key === 'fromCIDRSet') {
         const cidr = field(value, 'cidr') ?? field(value, 'cidrGroupRef');
+        const except = asArray(field(value, 'except')).map(String);
         if (ANY_WORLD !== undefined)
-          peers.push({ selector: ANY_WORLD, where: at, cidr: String(cidr) });
+          peers.push({
+            selector: ANY_WORLD,
+            where: at,
+            cidr: String(cidr),
+            ...(except.length > 0 ? { except } : {}),
+          });
       } else {
         // toNodes, fromNodes, toServices: nodes and Services are not catalog pods; the proof
         // reports them as peers it cannot place.

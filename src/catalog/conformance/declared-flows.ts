@@ -6,7 +6,8 @@
  * - a workload may send to each dependency's workload on the declared port; the flow goes
  *   through when the target also lists it in `inClusterClients` (otherwise the target's policy
  *   drops it, which the loader warns about); it reaches the outside world on every port with
- *   `egress: internet`;
+ *   `egress: internet`, and with `egress: vpn` every IPv4 address outside the VPN's excluded
+ *   blocks (the gateway steers those) and no IPv6 address;
  * - a workload admits each declared in-cluster client on the ports it exposes (with forward
  *   auth: the proxy's port instead of the app ports it fronts), the Gateway on the routed ports
  *   (the proxy's port with forward auth) and Prometheus on the metrics port only.
@@ -14,6 +15,7 @@
  * Each declared flow is also given as selectors over identities, for the symbolic half of the
  * proof (no pod outside these selectors may be admitted).
  */
+import ipaddr from 'ipaddr.js';
 import { requirement, selectorOf } from '../../selector/index.js';
 import { COMPONENT_LABEL, NAME_LABEL, WORKLOAD_COMPONENT } from '../render/labels.js';
 import type { Selector } from '../../selector/index.js';
@@ -151,6 +153,125 @@ function gatewayPorts(service: ResolvedService, platform: Platform): PortRange[]
   return normalizePorts(service.ingressRoutes.map((r) => port('TCP', r.port.port)));
 }
 
+/**
+ * A VPN-class workload's world: every IPv4 address outside the excluded blocks, which the
+ * gateway steers, and the hosts known only by name. Never an IPv6 address.
+ */
+function vpnWorldPeer(platform: Platform, endpoints: readonly Endpoint[]): DeclaredPeer {
+  const excluded = platform.vpn.excludedCIDRs.flatMap((c) => {
+    try {
+      return [ipaddr.parseCIDR(c)];
+    } catch {
+      return [];
+    }
+  });
+  const steered = (cidr: string): boolean => {
+    const [address] = ipaddr.parseCIDR(cidr);
+    return (
+      address.kind() === 'ipv4' &&
+      !excluded.some(([n, bits]) => n.kind() === 'ipv4' && address.match(n, bits))
+    );
+  };
+  const ids = endpoints
+    .filter(
+      (e) =>
+        e.role === 'external' || (e.role === 'world' && e.cidr !== undefined && steered(e.cidr)),
+    )
+    .map((e) => e.id);
+  return {
+    what: 'the internet over IPv4, through the VPN gateway',
+    ids,
+    selectors: [],
+    cidrs: ['0.0.0.0/0'],
+  };
+}
+
+/** What one workload may send to, and why. */
+function declaredEgress(
+  service: ResolvedService,
+  byName: ReadonlyMap<string, ResolvedService>,
+  platform: Platform,
+  endpoints: readonly Endpoint[],
+): DeclaredRule[] {
+  const egress: DeclaredRule[] = [DNS_RULE(platform)];
+  for (const dependency of service.dependencies) {
+    // The egress half is declared by the dependency alone; the flow also needs the target to
+    // list the caller in inClusterClients (the ingress half), which the loader warns about.
+    if (!byName.has(dependency.to)) continue;
+    egress.push({
+      peer: workloadPeer(dependency.to),
+      ports: [port(dependency.protocol, dependency.port)],
+      why: `dependency on ${dependency.to}`,
+    });
+  }
+  if (service.egress === 'internet')
+    egress.push({ peer: worldPeer(endpoints), ports: ALL_PORTS, why: 'egress: internet' });
+  else
+    egress.push({
+      peer: vpnWorldPeer(platform, endpoints),
+      ports: ALL_PORTS,
+      why: 'egress: vpn',
+    });
+  // The forward-auth proxy exits at start when it cannot reach the issuer: whatever the egress
+  // class, the workload reaches the issuer on its port.
+  const issuer = issuerHost(platform);
+  if (service.auth.mode === 'forward-auth' && issuer !== undefined)
+    egress.push({
+      peer: hostPeer({ host: issuer, port: urlPort(platform.forwardAuth.issuerUrl) }, endpoints),
+      ports: [port('TCP', urlPort(platform.forwardAuth.issuerUrl))],
+      why: 'the forward-auth issuer',
+    });
+  return egress;
+}
+
+/** Who may send to one workload, and why. */
+function declaredIngress(
+  service: ResolvedService,
+  byName: ReadonlyMap<string, ResolvedService>,
+  platform: Platform,
+): DeclaredRule[] {
+  const ingress: DeclaredRule[] = [];
+  const routed = gatewayPorts(service, platform);
+  if (routed.length > 0)
+    ingress.push({ peer: gatewayPeer(platform), ports: routed, why: 'ingressRoutes' });
+  const lan = platform.lan;
+  const lanPorts = service.ports.filter((p) => (p as { lan?: boolean }).lan === true);
+  if (lan !== undefined && lanPorts.length > 0)
+    ingress.push({
+      peer: {
+        what: 'the LAN',
+        ids: lan.sourceCIDRs.map((c) => `external/lan/${c}`),
+        selectors: [],
+        cidrs: lan.sourceCIDRs,
+      },
+      ports: normalizePorts(lanPorts.map((p) => port(p.protocol, p.port))),
+      why: 'ports exposed on the LAN address',
+    });
+  const exposed = clientPorts(service);
+  for (const client of service.inClusterClients) {
+    if (!byName.has(client) || exposed.length === 0) continue;
+    ingress.push({
+      peer: workloadPeer(client),
+      ports: exposed,
+      why: `inClusterClients lists ${client}`,
+    });
+  }
+  const metrics = service.observability.metricsEndpoint;
+  if (metrics !== undefined)
+    ingress.push({
+      peer: prometheusPeer(platform),
+      ports: [port(metrics.port.protocol, metrics.port.port)],
+      why: 'metricsEndpoint',
+    });
+  return ingress;
+}
+
+const DNS_RULE = (platform: Platform): DeclaredRule => ({
+  peer: dnsPeer(platform),
+  ports: DNS_PORTS,
+  why: 'name resolution',
+});
+
 /** The declared flows of every service, by name. */
 export function declaredFlows(
   services: readonly ResolvedService[],
@@ -159,67 +280,10 @@ export function declaredFlows(
   endpoints: readonly Endpoint[],
 ): Map<string, DeclaredService> {
   const byName = new Map(services.map((s) => [s.name, s]));
-  const dns: DeclaredRule = { peer: dnsPeer(platform), ports: DNS_PORTS, why: 'name resolution' };
+  const dns = DNS_RULE(platform);
   const out = new Map<string, DeclaredService>();
   for (const service of services) {
     if (!objects.has(service.name)) continue;
-    const egress: DeclaredRule[] = [dns];
-    for (const dependency of service.dependencies) {
-      const target = byName.get(dependency.to);
-      // The egress half is declared by the dependency alone; the flow also needs the target to
-      // list the caller in inClusterClients (the ingress half), which the loader warns about.
-      if (target === undefined) continue;
-      egress.push({
-        peer: workloadPeer(dependency.to),
-        ports: [port(dependency.protocol, dependency.port)],
-        why: `dependency on ${dependency.to}`,
-      });
-    }
-    if (service.egress === 'internet')
-      egress.push({ peer: worldPeer(endpoints), ports: ALL_PORTS, why: 'egress: internet' });
-    const ingress: DeclaredRule[] = [];
-    const routed = gatewayPorts(service, platform);
-    if (routed.length > 0)
-      ingress.push({ peer: gatewayPeer(platform), ports: routed, why: 'ingressRoutes' });
-    const lan = (platform as { lan?: { sourceCIDRs: readonly string[] } }).lan;
-    const lanPorts = service.ports.filter((p) => (p as { lan?: boolean }).lan === true);
-    if (lan !== undefined && lanPorts.length > 0)
-      ingress.push({
-        peer: {
-          what: 'the LAN',
-          ids: lan.sourceCIDRs.map((c) => `external/lan/${c}`),
-          selectors: [],
-          cidrs: lan.sourceCIDRs,
-        },
-        ports: normalizePorts(lanPorts.map((p) => port(p.protocol, p.port))),
-        why: 'ports exposed on the LAN address',
-      });
-    const exposed = clientPorts(service);
-    for (const client of service.inClusterClients) {
-      if (!byName.has(client) || exposed.length === 0) continue;
-      ingress.push({
-        peer: workloadPeer(client),
-        ports: exposed,
-        why: `inClusterClients lists ${client}`,
-      });
-    }
-    const metrics = service.observability.metricsEndpoint;
-    if (metrics !== undefined)
-      ingress.push({
-        peer: prometheusPeer(platform),
-        ports: [port(metrics.port.protocol, metrics.port.port)],
-        why: 'metricsEndpoint',
-      });
-    // The forward-auth proxy exits at start when it cannot reach the issuer: whatever the egress
-    // class, the workload reaches the issuer on its port.
-    const issuer = issuerHost(platform);
-    if (service.auth.mode === 'forward-auth' && issuer !== undefined)
-      egress.push({
-        peer: hostPeer({ host: issuer, port: urlPort(platform.forwardAuth.issuerUrl) }, endpoints),
-        ports: [port('TCP', urlPort(platform.forwardAuth.issuerUrl))],
-        why: 'the forward-auth issuer',
-      });
-    const otherEgress: DeclaredRule[] = [dns];
     const importer: DeclaredRule[] = importHosts(service).map((need) => ({
       peer: hostPeer(need, endpoints),
       ports: [port('TCP', need.port)],
@@ -227,9 +291,9 @@ export function declaredFlows(
     }));
     out.set(service.name, {
       service: service.name,
-      ingress,
-      egress,
-      otherEgress,
+      ingress: declaredIngress(service, byName, platform),
+      egress: declaredEgress(service, byName, platform, endpoints),
+      otherEgress: [dns],
       importerEgress: [dns, ...importer],
     });
   }

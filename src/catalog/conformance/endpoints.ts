@@ -3,10 +3,13 @@
  * rendered objects create (workload pods, VM launcher pods, CDI importer pods, and an unlabelled
  * pod standing for anything else started in a catalog namespace), the platform's pods the
  * policies name (cluster DNS, Prometheus, a Gateway given by pod selector), the reserved
- * identities (the `ingress` Gateway proxy, `world`) and outside destinations known by name
- * (the forward-auth issuer, VM image sources). Derived from the rendered objects and the platform
+ * identities (the `ingress` Gateway proxy), the outside world (an internet address per family,
+ * the platform's LAN blocks) and outside destinations known by name (the forward-auth issuer,
+ * VM image sources). Derived from the rendered objects and the platform
  * settings only, never from the definitions.
  */
+import ipaddr from 'ipaddr.js';
+import { compareText } from '../../base/index.js';
 import { labelsFrom } from '../../selector/index.js';
 import type { Labels } from '../../selector/index.js';
 import type { KubeObject, Platform } from '../types.js';
@@ -98,21 +101,15 @@ function launcherLabels(vm: KubeObject): Labels {
 
 const NO_PORTS: ReadonlyMap<string, PortRange> = new Map();
 
-/** Every endpoint of the rendered set and the platform, in a stable order. */
-export function endpointsOf(
-  objects: ReadonlyMap<string, readonly KubeObject[]>,
-  platform: Platform,
-  /** Further outside hosts to place (a definition's redirect targets of an image source). */
-  extraHosts: readonly string[] = [],
-): Endpoint[] {
+/** The pods one catalog namespace holds: the workload's, CDI importers', and any other pod. */
+function namespaceEndpoints(service: string, list: readonly KubeObject[]): Endpoint[] {
   const out: Endpoint[] = [];
+  const nsLabels = namespaceLabels(list, service);
   const pod = (
-    service: string,
     role: EndpointRole,
     id: string,
     what: string,
     labels: Labels,
-    nsLabels: Labels,
     namedPorts: ReadonlyMap<string, PortRange> = NO_PORTS,
   ) =>
     out.push({
@@ -123,99 +120,128 @@ export function endpointsOf(
       labels: podIdentity(labels, service, nsLabels),
       namedPorts,
     });
-  const hosts = new Set<string>(extraHosts.map((h) => h.toLowerCase()));
-  for (const [service, list] of [...objects].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const nsLabels = namespaceLabels(list, service);
-    const workload = workloadOf(list);
-    if (workload !== undefined) {
-      const labels =
-        workload.kind === 'VirtualMachine' ? launcherLabels(workload) : podTemplateLabels(workload);
-      pod(
-        service,
-        'workload',
-        `${service}/workload`,
-        `the workload pods of ${service}`,
-        labels,
-        nsLabels,
-        namedPortsOf(workload),
-      );
-    }
-    const blank = list
-      .filter((o) => o.kind === 'VirtualMachine')
-      .flatMap((vm) => asArray(field(vm, 'spec', 'dataVolumeTemplates')))
-      .map((t) => field(t, 'spec', 'source', 'blank') !== undefined);
-    importerPods(list).forEach((labels, i) =>
-      // A blank disk's importer only writes an empty image: it downloads nothing.
-      pod(
-        service,
-        blank[i] === true ? 'other-pod' : 'importer',
-        `${service}/importer-${i}`,
-        blank[i] === true
-          ? `the CDI importer pod of ${service}'s blank disk #${i}`
-          : `the CDI importer pod of ${service}'s disk #${i}`,
-        labels,
-        nsLabels,
-      ),
+  const workload = workloadOf(list);
+  if (workload !== undefined) {
+    const labels =
+      workload.kind === 'VirtualMachine' ? launcherLabels(workload) : podTemplateLabels(workload);
+    pod(
+      'workload',
+      `${service}/workload`,
+      `the workload pods of ${service}`,
+      labels,
+      namedPortsOf(workload),
     );
-    pod(service, 'other-pod', `${service}/other`, `an unlabelled pod in ${service}`, {}, nsLabels);
-    for (const url of importSources(list)) {
-      const host = hostOf(url);
-      if (host !== undefined) hosts.add(host);
-    }
   }
-  const platformPod = (role: EndpointRole, what: string, namespace: string, labels: Labels) =>
-    out.push({
-      id: `platform/${role}`,
-      service: undefined,
-      role,
-      what,
-      labels: podIdentity(labels, namespace),
-      namedPorts: NO_PORTS,
-    });
-  platformPod(
-    'dns',
-    'the cluster DNS pods',
-    platform.clusterDns.namespace,
-    platform.clusterDns.podSelector,
+  const blank = list
+    .filter((o) => o.kind === 'VirtualMachine')
+    .flatMap((vm) => asArray(field(vm, 'spec', 'dataVolumeTemplates')))
+    .map((t) => field(t, 'spec', 'source', 'blank') !== undefined);
+  importerPods(list).forEach((labels, i) =>
+    // A blank disk's importer only writes an empty image: it downloads nothing.
+    pod(
+      blank[i] === true ? 'other-pod' : 'importer',
+      `${service}/importer-${i}`,
+      blank[i] === true
+        ? `the CDI importer pod of ${service}'s blank disk #${i}`
+        : `the CDI importer pod of ${service}'s disk #${i}`,
+      labels,
+    ),
   );
-  platformPod(
-    'prometheus',
-    'the Prometheus pods',
-    platform.prometheus.namespace,
-    platform.prometheus.podSelector,
-  );
-  const gateway = platform.gateway.cilium;
-  if ('entity' in gateway)
-    out.push({
-      id: 'platform/gateway',
-      service: undefined,
-      role: 'gateway',
-      what: `the Gateway (Cilium entity ${gateway.entity})`,
-      labels: reservedIdentity(gateway.entity),
-      namedPorts: NO_PORTS,
-    });
-  else platformPod('gateway', 'the Gateway pods', gateway.namespace, gateway.podSelector);
-  out.push({
-    id: 'external/world',
+  pod('other-pod', `${service}/other`, `an unlabelled pod in ${service}`, {});
+  return out;
+}
+
+/** The platform's pods and identities the policies name: cluster DNS, Prometheus, the Gateway. */
+function platformEndpoints(platform: Platform): Endpoint[] {
+  const platformPod = (role: EndpointRole, what: string, namespace: string, labels: Labels) => ({
+    id: `platform/${role}`,
     service: undefined,
-    role: 'world',
-    what: 'an address outside the cluster',
-    labels: reservedIdentity('world'),
+    role,
+    what,
+    labels: podIdentity(labels, namespace),
     namedPorts: NO_PORTS,
   });
-  for (const cidr of (platform as { lan?: { sourceCIDRs: readonly string[] } }).lan?.sourceCIDRs ??
-    [])
-    out.push({
-      id: `external/lan/${cidr}`,
-      service: undefined,
-      role: 'world',
-      what: `a LAN client in ${cidr}`,
-      labels: reservedIdentity('world'),
-      namedPorts: NO_PORTS,
-      cidr,
-    });
-  const issuer = issuerHost(platform);
-  if (issuer !== undefined) hosts.add(issuer);
+  const gateway = platform.gateway.cilium;
+  return [
+    platformPod(
+      'dns',
+      'the cluster DNS pods',
+      platform.clusterDns.namespace,
+      platform.clusterDns.podSelector,
+    ),
+    platformPod(
+      'prometheus',
+      'the Prometheus pods',
+      platform.prometheus.namespace,
+      platform.prometheus.podSelector,
+    ),
+    'entity' in gateway
+      ? {
+          id: 'platform/gateway',
+          service: undefined,
+          role: 'gateway',
+          what: `the Gateway (Cilium entity ${gateway.entity})`,
+          labels: reservedIdentity(gateway.entity),
+          namedPorts: NO_PORTS,
+        }
+      : platformPod('gateway', 'the Gateway pods', gateway.namespace, gateway.podSelector),
+  ];
+}
+
+/** Addresses that stand for the internet: public, and inside none of the platform's blocks. */
+const INTERNET_CANDIDATES: Readonly<Record<'ipv4' | 'ipv6', readonly string[]>> = {
+  ipv4: ['198.51.100.7/32', '203.0.113.7/32', '192.0.2.7/32', '1.1.1.1/32'],
+  ipv6: ['2001:db8::7/128', '2001:db8:ffff::7/128', '2606:4700::1111/128'],
+};
+
+function inside(cidr: string, blocks: readonly string[]): boolean {
+  const [address] = ipaddr.parseCIDR(cidr);
+  return blocks.some((block) => {
+    try {
+      const [network, bits] = ipaddr.parseCIDR(block);
+      return network.kind() === address.kind() && address.match(network, bits);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** An outside address block: its identity is `world` and, in a dual-stack cluster, its family. */
+function outsideAddress(id: string, what: string, cidr: string): Endpoint {
+  const family = ipaddr.parseCIDR(cidr)[0].kind() === 'ipv6' ? 'world-ipv6' : 'world-ipv4';
+  return {
+    id,
+    service: undefined,
+    role: 'world',
+    what,
+    labels: reservedIdentity('world', { [`reserved:${family}`]: '' }),
+    namedPorts: NO_PORTS,
+    cidr,
+  };
+}
+
+/**
+ * The outside world: one internet address per family, each LAN block the platform names (LAN
+ * clients, the VPN's excluded CIDRs), and the hosts known by name.
+ */
+function outsideEndpoints(platform: Platform, hosts: ReadonlySet<string>): Endpoint[] {
+  const blocks = [...(platform.lan?.sourceCIDRs ?? []), ...platform.vpn.excludedCIDRs].filter((b) =>
+    ipaddr.isValidCIDR(b),
+  );
+  const out: Endpoint[] = [];
+  for (const family of ['ipv4', 'ipv6'] as const) {
+    const cidr = INTERNET_CANDIDATES[family].find((c) => !inside(c, blocks));
+    if (cidr !== undefined)
+      out.push(
+        outsideAddress(
+          `external/internet-${family}`,
+          `the internet over ${family === 'ipv4' ? 'IPv4' : 'IPv6'}`,
+          cidr,
+        ),
+      );
+  }
+  for (const cidr of [...new Set(blocks)])
+    out.push(outsideAddress(`external/lan/${cidr}`, `a LAN address in ${cidr}`, cidr));
   for (const host of [...hosts].sort())
     out.push({
       id: `external/${host}`,
@@ -226,5 +252,28 @@ export function endpointsOf(
       namedPorts: NO_PORTS,
       host,
     });
+  return out;
+}
+
+/** Every endpoint of the rendered set and the platform, in a stable order. */
+export function endpointsOf(
+  objects: ReadonlyMap<string, readonly KubeObject[]>,
+  platform: Platform,
+  /** Further outside hosts to place (a definition's redirect targets of an image source). */
+  extraHosts: readonly string[] = [],
+): Endpoint[] {
+  const hosts = new Set<string>(extraHosts.map((h) => h.toLowerCase()));
+  const out: Endpoint[] = [];
+  for (const [service, list] of [...objects].sort((a, b) => compareText(a[0], b[0]))) {
+    for (const e of namespaceEndpoints(service, list)) out.push(e);
+    for (const url of importSources(list)) {
+      const host = hostOf(url);
+      if (host !== undefined) hosts.add(host);
+    }
+  }
+  const issuer = issuerHost(platform);
+  if (issuer !== undefined) hosts.add(issuer);
+  for (const e of platformEndpoints(platform)) out.push(e);
+  for (const e of outsideEndpoints(platform, hosts)) out.push(e);
   return out;
 }

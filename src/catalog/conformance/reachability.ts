@@ -14,7 +14,7 @@
 import ipaddr from 'ipaddr.js';
 import { LabelIndex, matches } from '../../selector/index.js';
 import type { KubeObject, Platform } from '../types.js';
-import type { DnsMatch, ParsedPolicy, PolicyRule, PortRange } from './cilium-policy.js';
+import type { DnsMatch, ParsedPolicy, Peer, PolicyRule, PortRange } from './cilium-policy.js';
 import { parsePolicy } from './cilium-policy.js';
 import type { Endpoint } from './endpoints.js';
 import { endpointsOf } from './endpoints.js';
@@ -61,17 +61,28 @@ export function dnsMatches(match: DnsMatch, host: string): boolean {
   return new RegExp(`^${source}$`).test(name);
 }
 
-/** Whether block `outer` holds the outside endpoint: all of it for /0, else its own block. */
+/**
+ * Whether block `outer` holds the outside endpoint. A /0 holds every address of its family, and
+ * a named host (whose addresses the model does not know) of either; no block holds an address
+ * of the other family: in a dual-stack cluster `0.0.0.0/0` is `reserved:world-ipv4` alone.
+ */
 function cidrContains(outer: string, inner: string | undefined): boolean {
-  if (outer === '0.0.0.0/0' || outer === '::/0') return true;
-  if (inner === undefined) return false;
   try {
     const [network, bits] = ipaddr.parseCIDR(outer);
+    if (inner === undefined) return bits === 0;
     const [address, innerBits] = ipaddr.parseCIDR(inner);
     return address.kind() === network.kind() && innerBits >= bits && address.match(network, bits);
   } catch {
     return false;
   }
+}
+
+/** Whether a CIDR peer selects the endpoint: inside its block and outside every `except`. */
+function cidrSelects(peer: Peer, endpoint: Endpoint): boolean {
+  if (peer.cidr === undefined || !cidrContains(peer.cidr, endpoint.cidr)) return false;
+  return (
+    endpoint.cidr === undefined || !(peer.except ?? []).some((e) => cidrContains(e, endpoint.cidr))
+  );
 }
 
 function portsFor(rule: PolicyRule, destination: Endpoint): PortRange[] {
@@ -96,7 +107,7 @@ function ruleMatches(rule: PolicyRule, peer: Endpoint, dns: readonly DnsMatch[])
         dnsMatches(p.fqdn, peer.host) &&
         dns.some((d) => dnsMatches(d, peer.host as string))
       );
-    if (p.cidr !== undefined) return cidrContains(p.cidr, peer.cidr);
+    if (p.cidr !== undefined) return cidrSelects(p, peer);
     return true;
   });
 }

@@ -8,14 +8,10 @@ import type { Code } from '../../base/codes.js';
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../../base/errors.js';
 import type { NamedDependency } from '../resolve/dependencies.js';
-import {
-  dnsSubdomainProblem,
-  extendedResourceProblem,
-  imageReferenceProblem,
-} from '../apply/api-validation.js';
 import { resolveService } from '../resolve/resolve-service.js';
 import { dependencyKey, resolveNamedDependencies } from '../resolve/named-dependencies.js';
 import { resolvePlatform } from './platform.js';
+import { platformRules, platformWarnings } from './platform-rules.js';
 import { isProxyPort, proxyHint, proxyMessage } from '../resolve/named-dependencies.js';
 import { clientPorts } from '../render/ports.js';
 import type { SchemaValidator } from './schema-validate.js';
@@ -190,47 +186,6 @@ function crossServiceRules(
   return { errors, warnings };
 }
 
-/** What the API server or the runtime would refuse in the platform's settings. */
-function platformRules(source: YamlSource, platform: Platform): LabelwiseError[] {
-  const errors: LabelwiseError[] = [];
-  const fail = (code: Code, path: (string | number)[], message: string) => {
-    const shown = formatPath(path);
-    errors.push(
-      new LabelwiseError(code, `${shown}: ${message}`, {
-        source: {
-          file: source.file,
-          ...source.locate(path),
-          path: shown,
-        },
-      }),
-    );
-  };
-  const storageClass = dnsSubdomainProblem(platform.longhorn.storageClass);
-  if (storageClass !== undefined)
-    fail(
-      'CATALOG_PLATFORM_INVALID',
-      ['longhorn', 'storageClass'],
-      `the StorageClass name ${quote(platform.longhorn.storageClass)} ${storageClass}`,
-    );
-  for (const [gpu, resource] of Object.entries(platform.gpu)) {
-    const problem = extendedResourceProblem(resource);
-    if (problem !== undefined)
-      fail(
-        'CATALOG_PLATFORM_INVALID',
-        ['gpu', gpu],
-        `the resource name ${quote(resource)} ${problem}; the API server refuses the pod`,
-      );
-  }
-  const image = imageReferenceProblem(platform.forwardAuth.image);
-  if (image !== undefined)
-    fail(
-      'CATALOG_IMAGE_REFERENCE',
-      ['forwardAuth', 'image'],
-      `${quote(platform.forwardAuth.image)} ${image}`,
-    );
-  return errors;
-}
-
 /**
  * Loads a catalog. Never throws for bad input: every YAML, schema, cross-field and cross-service
  * problem is returned. Only services without errors are resolved into `services`.
@@ -266,6 +221,7 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
       const resolved = resolvePlatform(source.value);
       const refused = platformRules(source, resolved);
       pushAll(errors, refused);
+      pushAll(warnings, platformWarnings(source, resolved));
       if (refused.length === 0) platform = resolved;
     }
   }

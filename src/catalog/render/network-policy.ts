@@ -1,21 +1,15 @@
 /**
  * The workload's CiliumNetworkPolicy (one per workload; ports as strings, as Cilium wants them)
- * and, for VPN-class egress, the CiliumEgressGatewayPolicy steering the pods through the VPN
- * gateway. Only what the definition declares is allowed; everything else stays denied.
+ * and the CDI importer's policy. Only what the definition declares is allowed; everything else stays denied.
  */
 import { CiliumNetworkPolicy } from '@kubernetes-models/cilium/cilium.io/v2/CiliumNetworkPolicy';
-import { CiliumEgressGatewayPolicy } from '@kubernetes-models/cilium/cilium.io/v2/CiliumEgressGatewayPolicy';
 import { sourceHost } from '../resolve/extras.js';
 import type { HostPort, Platform, PortSpec, ResolvedService } from '../types.js';
-import {
-  CILIUM_NAMESPACE_LABEL,
-  EGRESS_NAMESPACE_LABEL,
-  commonLabels,
-  selectorLabels,
-} from './labels.js';
+import { CILIUM_NAMESPACE_LABEL, commonLabels, selectorLabels } from './labels.js';
 import { dnsEgressRule } from './namespace.js';
 import { clientPorts, gatewayPorts, lanPorts } from './ports.js';
 import { pushAll } from '../../base/index.js';
+import { vpnWorldEgressRule } from './vpn-egress.js';
 
 const toPorts = (ports: readonly Pick<PortSpec, 'port' | 'protocol'>[]) => [
   { ports: ports.map((p) => ({ port: String(p.port), protocol: p.protocol })) },
@@ -118,9 +112,10 @@ export function workloadPolicy(service: ResolvedService, platform: Platform): Ci
     });
   }
   if (issuer !== undefined) pushAll(egress, fqdnEgressRules([issuer]));
-  // VPN class: no `world` allow here. The pod's only way out is the egress gateway, whose
-  // kill-switch and allow rules live outside the workload (fail closed).
-  if (service.egress === 'internet') egress.push({ toEntities: ['world'] });
+  // VPN class: IPv4 only, and the egress gateway policy steers it (see vpn-egress.ts).
+  egress.push(
+    service.egress === 'internet' ? { toEntities: ['world'] } : vpnWorldEgressRule(platform),
+  );
   return new CiliumNetworkPolicy({
     metadata: { name: service.name, namespace: service.name, labels: commonLabels(service.name) },
     spec: {
@@ -128,36 +123,6 @@ export function workloadPolicy(service: ResolvedService, platform: Platform): Ci
       enableDefaultDeny: { ingress: true, egress: true },
       ...(ingress.length > 0 ? { ingress } : {}),
       egress,
-    },
-  });
-}
-
-/** Cluster-scoped, so named after the service: `<name>-vpn`. */
-export function vpnEgressPolicy(
-  service: ResolvedService,
-  platform: Platform,
-): CiliumEgressGatewayPolicy {
-  return new CiliumEgressGatewayPolicy({
-    metadata: { name: `${service.name}-vpn`, labels: commonLabels(service.name) },
-    spec: {
-      selectors: [
-        {
-          podSelector: {
-            matchLabels: {
-              ...selectorLabels(service.name),
-              [EGRESS_NAMESPACE_LABEL]: service.name,
-            },
-          },
-        },
-      ],
-      destinationCIDRs: ['0.0.0.0/0'],
-      ...(platform.vpn.excludedCIDRs.length > 0
-        ? { excludedCIDRs: [...platform.vpn.excludedCIDRs] }
-        : {}),
-      egressGateway: {
-        nodeSelector: { matchLabels: { ...platform.vpn.nodeSelector } },
-        interface: platform.vpn.interface,
-      },
     },
   });
 }

@@ -16,9 +16,11 @@ import type {
   WorkloadKind,
 } from '../types.js';
 import { routeName } from '../render/labels.js';
+import { WILDCARD_HINT, wildcardProblem } from './route-hosts.js';
 import { resolveDependencies } from './dependencies.js';
 import type { NamedDependency } from './dependencies.js';
 import { resolveStorage } from './storage.js';
+import { contractWarnings } from './contract-warnings.js';
 import { resolveAuth } from './auth.js';
 import { resolveImportFrom, resolveSecurity } from './extras.js';
 import { apiServerRules } from './api-server-rules.js';
@@ -248,6 +250,10 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         ['ingressRoutes', i, 'host'],
         `host ${quote(host)} is not under the base domain ${quote(platform.domain)}`,
       );
+    } else {
+      const problem = wildcardProblem(host, platform.domain);
+      if (problem !== undefined)
+        fail('CATALOG_ROUTE_CERTIFICATE', ['ingressRoutes', i, 'host'], problem, WILDCARD_HINT);
     }
     if (hosts.has(host))
       fail(
@@ -378,6 +384,8 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       `the file of service ${quote(name)} is conventionally ${name}.yaml`,
     );
   }
+
+  contractWarnings(raw, { kind, storage, security, ports: sortedPorts }, platform, warn);
 
   const byLine = (a: LabelwiseError, b: LabelwiseError) =>
     (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0);

@@ -3,6 +3,7 @@
  * objects, and which identities were seen (so a duplicate keeps the first definition that was
  * read without errors, and is reported).
  */
+import { pushAll } from '../../base/index.js';
 import { compareText } from '../../base/index.js';
 import type {
   ObjectMeta,
@@ -59,7 +60,7 @@ export class ResourceCollector {
         ['metadata', 'name'],
         `${ctx.object} is defined twice; the first definition (${first.at}) is used`,
       );
-      this.problems.push(...ctx.problems);
+      pushAll(this.problems, ctx.problems);
       return undefined;
     }
     if (first !== undefined) {
@@ -92,7 +93,7 @@ export class ResourceCollector {
         at: { file: problem?.file ?? meta.at.file, line: problem?.line ?? meta.at.line },
       });
     } else this.seen.set(slot.identity, { at: slot.at, kept: true });
-    this.problems.push(...ctx.problems);
+    pushAll(this.problems, ctx.problems);
   }
 
   /** The resources, every list sorted by namespace, name, kind, apiVersion. */

@@ -14,6 +14,17 @@ interface CatalogData {
   }[];
   readonly serviceGraph?: ServiceGraph;
   readonly serviceGraphSvg?: string;
+  readonly checks?: readonly { name: string; ok: boolean; message: string }[];
+}
+
+/** The proof lines an operator most needs to see: the VPN kill-switch, one per service. */
+function provedLines(data: CatalogData): string {
+  const proved = (data.checks ?? []).filter(
+    (c) => c.ok && c.name === 'vpn-egress-only-through-gateway',
+  );
+  if (proved.length === 0) return '';
+  const items = proved.map((c) => `<li>proved: ${escapeHtml(c.message)}</li>`).join('\n');
+  return `\n<h3>Egress proved</h3>\n<ul id="catalog-proved">\n${items}\n</ul>`;
 }
 
 export function catalogSection(value: unknown): string {
@@ -43,5 +54,5 @@ export function catalogSection(value: unknown): string {
   const flows = (data.serviceGraph?.edges ?? []).map((e) => [td(e.from), td(e.to), td(e.ports)]);
   const flowTable =
     flows.length > 0 ? `\n${table('catalog-flows', ['from', 'to', 'ports'], flows, '')}` : '';
-  return `<h2 id="s-catalog">Catalog: services</h2>\n${services}\n${picture}${flowTable}`;
+  return `<h2 id="s-catalog">Catalog: services</h2>\n${services}${provedLines(data)}\n${picture}${flowTable}`;
 }

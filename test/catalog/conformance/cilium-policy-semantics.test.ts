@@ -23,6 +23,8 @@ interface CaseEndpoint {
   namedPorts?: Record<string, PortRange>;
   reserved?: string;
   host?: string;
+  /** An outside address block: `world` plus its dual-stack family identity. */
+  cidr?: string;
 }
 interface Case {
   name: string;
@@ -37,6 +39,18 @@ const { cases } = JSON.parse(
 ) as { cases: Case[] };
 
 function endpoint(e: CaseEndpoint): Endpoint {
+  if (e.cidr !== undefined)
+    return {
+      id: e.id,
+      service: undefined,
+      role: 'world',
+      what: e.id,
+      labels: reservedIdentity('world', {
+        [e.cidr.includes(':') ? 'reserved:world-ipv6' : 'reserved:world-ipv4']: '',
+      }),
+      namedPorts: new Map(),
+      cidr: e.cidr,
+    };
   const labels =
     e.reserved !== undefined
       ? reservedIdentity(e.reserved, e.host === undefined ? {} : { [FQDN_KEY]: e.host })
