@@ -58,6 +58,58 @@ function unescapeDouble(text: string): string {
   });
 }
 
+/** An unquoted value: up to ` #` (a comment), trailing space dropped. */
+function unquotedValue(text: string): string {
+  const comment = text.indexOf(' #');
+  return (comment >= 0 ? text.slice(0, comment) : text).replace(/\s+$/u, '');
+}
+
+/** Where a key ends (`=`, `:` or a newline, or the end), or the first character no key holds. */
+function readKey(rest: string): { k: number; separator: string | undefined; bad?: string } {
+  for (let k = 0; k < rest.length; k++) {
+    const c = rest[k] as string;
+    if (c === '=' || c === ':' || c === '\n') return { k, separator: c };
+    if (!SPACE.test(c) && !KEY_CHAR.test(c)) return { k, separator: undefined, bad: c };
+  }
+  return { k: rest.length, separator: undefined };
+}
+
+/**
+ * The raw text of a value quoted from `open` (a backslash keeps the next quote; other escapes are
+ * left for {@link unescapeDouble}), the closing quote's index (-1: unterminated) and the
+ * newlines inside.
+ */
+function readQuoted(
+  source: string,
+  open: number,
+  quote: string,
+): { raw: string; closed: number; newlines: number } {
+  let raw = '';
+  let escaped = false;
+  let newlines = 0;
+  for (let m = open + 1; m < source.length; m++) {
+    const c = source[m] as string;
+    if (c === '\n') newlines++;
+    if (c !== quote) {
+      if (!escaped && c === '\\') {
+        escaped = true;
+        continue;
+      }
+      if (escaped) raw += '\\';
+      escaped = false;
+      raw += c;
+      continue;
+    }
+    if (escaped) {
+      escaped = false;
+      raw += c;
+      continue;
+    }
+    return { raw, closed: m, newlines };
+  }
+  return { raw, closed: -1, newlines };
+}
+
 /** Parses a dotenv text. Never throws; a malformed line is an error problem and ends the parse. */
 export function parseDotEnv(text: string, lookup: Lookup = () => undefined): DotEnvResult {
   const values = new Map<string, string>();
@@ -91,68 +143,35 @@ export function parseDotEnv(text: string, lookup: Lookup = () => undefined): Dot
     let rest = source.slice(i);
     const exported = EXPORT.exec(rest);
     if (exported !== null) rest = rest.slice(exported[0].length);
-    let k = 0;
-    let separator: string | undefined;
-    for (; k < rest.length; k++) {
-      const c = rest[k] as string;
-      if (c === '=' || c === ':' || c === '\n') {
-        separator = c;
-        break;
-      }
-      if (SPACE.test(c) || KEY_CHAR.test(c)) continue;
+    const { k, separator, bad } = readKey(rest);
+    if (bad !== undefined) {
       problems.push({
         severity: 'error',
         line: startLine,
-        message: `unexpected character ${JSON.stringify(c)} in a variable name`,
+        message: `unexpected character ${JSON.stringify(bad)} in a variable name`,
       });
       return { values, problems };
     }
     const key = rest.slice(0, k).replace(/[\s]+$/u, '');
     const consumedHead = source.length - rest.length - i + k + 1;
+    if (key.includes(' ')) {
+      problems.push({ severity: 'error', line: startLine, message: 'a key cannot hold a space' });
+      return { values, problems };
+    }
     if (separator === undefined || separator === '\n') {
       // A bare `KEY`: passed through from the environment.
-      if (key.includes(' ')) {
-        problems.push({ severity: 'error', line: startLine, message: 'a key cannot hold a space' });
-        return { values, problems };
-      }
       const passed = lookup(key);
       if (passed !== undefined) values.set(key, passed);
       i += consumedHead;
       if (separator === '\n') line++;
       continue;
     }
-    if (key.includes(' ')) {
-      problems.push({ severity: 'error', line: startLine, message: 'a key cannot hold a space' });
-      return { values, problems };
-    }
     let j = i + consumedHead;
     while (j < source.length && SPACE.test(source[j] as string)) j++;
     const quote = source[j];
     if (quote === '"' || quote === "'") {
-      let raw = '';
-      let escaped = false;
-      let closed = -1;
-      for (let m = j + 1; m < source.length; m++) {
-        const c = source[m] as string;
-        if (c === '\n') line++;
-        if (c !== quote) {
-          if (!escaped && c === '\\') {
-            escaped = true;
-            continue;
-          }
-          if (escaped) raw += '\\';
-          escaped = false;
-          raw += c;
-          continue;
-        }
-        if (escaped) {
-          escaped = false;
-          raw += c;
-          continue;
-        }
-        closed = m;
-        break;
-      }
+      const { raw, closed, newlines } = readQuoted(source, j, quote);
+      line += newlines;
       if (closed < 0) {
         problems.push({ severity: 'error', line: startLine, message: 'unterminated quoted value' });
         return { values, problems };
@@ -164,11 +183,10 @@ export function parseDotEnv(text: string, lookup: Lookup = () => undefined): Dot
       continue;
     }
     const end = source.indexOf('\n', j);
-    let value = source.slice(j, end < 0 ? source.length : end);
-    const comment = value.indexOf(' #');
-    if (comment >= 0) value = value.slice(0, comment);
-    value = value.replace(/\s+$/u, '');
-    values.set(key, expand(value, startLine));
+    values.set(
+      key,
+      expand(unquotedValue(source.slice(j, end < 0 ? source.length : end)), startLine),
+    );
     i = end < 0 ? source.length : end;
   }
   return { values, problems };

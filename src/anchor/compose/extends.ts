@@ -129,10 +129,28 @@ function resolve(
     return fail(
       `cannot extend service ${JSON.stringify(baseName)}: no such service in ${baseTree.file}`,
     );
+  const merged = mergeOverBase(prepared, name, base, node, rebase, context);
+  (list as MapNode).entries.set(name, { key: entry.key, value: merged });
+  done.add(key);
+  return merged;
+}
+
+/**
+ * The service `name` of `prepared` merged over a copy of its resolved base, after the paths its
+ * file's `!reset`/`!override` name are dropped from the base; `rebase` is the base file's
+ * directory when it is another file.
+ */
+function mergeOverBase(
+  prepared: PreparedTree,
+  name: string,
+  base: MapNode,
+  node: MapNode,
+  rebase: string | undefined,
+  context: LoadContext,
+): MapNode {
   const start = cloneNode(base) as MapNode;
   start.entries.delete('extends');
   if (rebase !== undefined) rebaseEnvFiles(start, rebase, context.projectDir);
-  // Paths `!reset`/`!override` in this file name, relative to this service.
   applyResets(
     start,
     prepared.resets
@@ -145,8 +163,6 @@ function resolve(
   const merged = mergeNodes(start, own, ['services', name], problems) as MapNode;
   for (const p of problems)
     context.report('error', 'ANCHOR_COMPOSE_SHAPE', p.message, p.where, name);
-  (list as MapNode).entries.set(name, { key: entry.key, value: merged });
-  done.add(key);
   return merged;
 }
 
