@@ -206,64 +206,90 @@ export function parseYamlDocuments(text: string, options: YamlOptions): YamlResu
   }
   const list: Document[] = Array.isArray(parsed) ? parsed : [];
   const documents: YamlDocument[] = [];
+  const limits = { maxDepth, maxAliasCount };
   list.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
-      // One cause can surface many times (at every level it unwinds through): each distinct
-      // position and message once.
-      const seen = new Set<string>();
-      for (const error of doc.errors) {
-        const at = position(error.pos[0]);
-        const message = readable(error.message);
-        const key = `${at.line}:${at.column}:${message}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        problem(message, at);
-      }
-      return;
-    }
-    const start = position(rangeStart(doc.contents) ?? 0);
-    if (depthOf(doc.contents, maxDepth) > maxDepth) {
-      problem(`the document nests collections more than ${maxDepth} deep`, start);
-      return;
-    }
-    if (maxAliasCount === 0 && hasAlias(doc.contents)) {
-      problem('aliases (*name) are not allowed in this file', start);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount });
-    } catch (error) {
-      // yaml throws a ReferenceError for excessive alias expansion or an unknown alias, and a
-      // RangeError for recursion past the stack: hostile input, not a bug.
-      if (!isInputError(error)) throw error;
-      problem(readable((error as Error).message), mergeKeyAt(doc, position) ?? start);
-      return;
-    }
-    if (isCircular(value)) {
-      problem('an alias refers to the collection that holds it (a cycle)', start);
-      return;
-    }
-    documents.push({
-      file,
-      index,
-      value,
-      ast: doc,
-      locate(path) {
-        let node: unknown = doc.contents;
-        let best = start;
-        for (const key of path) {
-          const next = child(node, key);
-          if (next === undefined) break;
-          const offset = rangeStart(next.node) ?? rangeStart(next.keyNode);
-          if (offset !== undefined) best = position(offset);
-          node = next.node;
-        }
-        return best;
-      },
-    });
+    const read = readDocument(doc, index, file, limits, position, problem);
+    if (read !== undefined) documents.push(read);
   });
   return { documents, diagnostics };
+}
+
+/** Reports each distinct problem the yaml library found in a document, once. */
+function reportSyntax(
+  doc: Document,
+  position: (offset: number) => Position,
+  problem: (message: string, at?: Position) => void,
+): void {
+  // One cause can surface many times (at every level it unwinds through): each distinct
+  // position and message once.
+  const seen = new Set<string>();
+  for (const error of doc.errors) {
+    const at = position(error.pos[0]);
+    const message = readable(error.message);
+    const key = `${at.line}:${at.column}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problem(message, at);
+  }
+}
+
+/**
+ * One parsed document as a {@link YamlDocument}, or undefined (with its problems reported) when
+ * it has a syntax error, nests past the limit, uses refused aliases or holds a cycle.
+ */
+function readDocument(
+  doc: Document,
+  index: number,
+  file: string,
+  limits: { readonly maxDepth: number; readonly maxAliasCount: number },
+  position: (offset: number) => Position,
+  problem: (message: string, at?: Position) => void,
+): YamlDocument | undefined {
+  if (doc.errors.length > 0) {
+    reportSyntax(doc, position, problem);
+    return undefined;
+  }
+  const start = position(rangeStart(doc.contents) ?? 0);
+  if (depthOf(doc.contents, limits.maxDepth) > limits.maxDepth) {
+    problem(`the document nests collections more than ${limits.maxDepth} deep`, start);
+    return undefined;
+  }
+  if (limits.maxAliasCount === 0 && hasAlias(doc.contents)) {
+    problem('aliases (*name) are not allowed in this file', start);
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+  } catch (error) {
+    // yaml throws a ReferenceError for excessive alias expansion or an unknown alias, and a
+    // RangeError for recursion past the stack: hostile input, not a bug.
+    if (!isInputError(error)) throw error;
+    problem(readable((error as Error).message), mergeKeyAt(doc, position) ?? start);
+    return undefined;
+  }
+  if (isCircular(value)) {
+    problem('an alias refers to the collection that holds it (a cycle)', start);
+    return undefined;
+  }
+  return {
+    file,
+    index,
+    value,
+    ast: doc,
+    locate(path) {
+      let node: unknown = doc.contents;
+      let best = start;
+      for (const key of path) {
+        const next = child(node, key);
+        if (next === undefined) break;
+        const offset = rangeStart(next.node) ?? rangeStart(next.keyNode);
+        if (offset !== undefined) best = position(offset);
+        node = next.node;
+      }
+      return best;
+    },
+  };
 }
 
 /** True when a value holds itself (an alias to an enclosing anchor), walked without recursion. */

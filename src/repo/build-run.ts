@@ -87,7 +87,13 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
       files[path] = content;
     }
   }
-  const repository: Diagnostic[] = [...configProblems, ...reader.diagnostics];
+  // A file a stage reported on (a link it skipped, under the module's code) is not reported
+  // again for the repository: one link to /etc/passwd, one warning.
+  const reported = new Set<string>();
+  for (const run of runs) for (const d of run.result.diagnostics) if (d.file) reported.add(d.file);
+  const repository: Diagnostic[] = [...configProblems];
+  for (const d of reader.diagnostics)
+    if (d.file === undefined || !reported.has(d.file)) repository.push(d);
   const pages = hostPages(runs)
     .filter((host) => hostOutputPath(host) in files)
     .map(hostPagePath);

@@ -9,8 +9,8 @@
  * process really holds that lock right now (a token only it knows).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { open, readFile, rm } from 'node:fs/promises';
+import { readFileSync, rmSync } from 'node:fs';
+import { link, readFile, rm, writeFile } from 'node:fs/promises';
 import { LabelwiseError } from '../errors.js';
 import { escapeControl } from '../text.js';
 
@@ -135,6 +135,50 @@ function describe(holder: Holder | undefined): string {
   return `pid ${holder.pid}${holder.start === undefined ? '' : `, started at tick ${holder.start}`}`;
 }
 
+/**
+ * Creates `lock` holding `holder`, or returns false when it exists. The content is written to a
+ * file of its own first and then hard-linked into place, which fails when the lock exists: a
+ * reader never sees a lock half written.
+ */
+async function tryLock(lock: string, holder: Holder): Promise<boolean> {
+  const draft = `${lock}.${holderName(holder)}`;
+  // Held from the draft on, so another writer's sweep never takes the draft for a dead one's.
+  hold(holder);
+  await writeFile(draft, `${JSON.stringify(holder)}\n`);
+  try {
+    await link(draft, lock);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return false;
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+/** The lock's text, or undefined when it is gone. */
+async function readLock(lock: string): Promise<{ text: string } | undefined> {
+  try {
+    return { text: await readFile(lock, 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes a stale lock only if it still holds the text that was read (every lock's text holds
+ * a token of its own): its holder may have finished and another writer taken a new lock
+ * meanwhile, which must stay. The check and the removal are synchronous, so no writer of this
+ * process runs between them.
+ */
+function removeIfSame(lock: string, text: string): void {
+  try {
+    if (readFileSync(lock, 'utf8') === text) rmSync(lock, { force: true });
+  } catch {
+    // Already gone: nothing to remove.
+  }
+}
+
 function waited(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
@@ -152,21 +196,13 @@ export async function acquireLock(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const handle = await open(lock, 'wx');
-      hold(holder);
-      await handle.writeFile(`${JSON.stringify(holder)}\n`);
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const text = await readFile(lock, 'utf8').catch(() => undefined);
-    // An empty lock is one being written this instant: wait for its content.
-    const other = text === undefined || text === '' ? undefined : parseLock(text);
-    const unreadable = text !== undefined && text !== '' && other === undefined;
-    if (unreadable || (other !== undefined && !holderAlive(other))) {
-      await rm(lock, { force: true });
+    if (await tryLock(lock, holder)) return;
+    const seen = await readLock(lock);
+    // A lock is written whole before it appears (tryLock), so text that does not parse is
+    // not one being written: it is damaged, and nobody holds it.
+    const other = seen === undefined ? undefined : parseLock(seen.text);
+    if (seen !== undefined && (other === undefined || !holderAlive(other))) {
+      removeIfSame(lock, seen.text);
       continue;
     }
     if (Date.now() > deadline)

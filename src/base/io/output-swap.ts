@@ -25,7 +25,9 @@ export const INSIDE_LOCK = '.labelwise-lock';
 
 /** Whether a top-level name inside a target is the writer's own bookkeeping. */
 export function isWriterEntry(name: string): boolean {
-  return name === INSIDE_LOCK || name.startsWith(INSIDE_PREFIX);
+  return (
+    name === INSIDE_LOCK || name.startsWith(`${INSIDE_LOCK}.`) || name.startsWith(INSIDE_PREFIX)
+  );
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -273,7 +273,14 @@ async function sweepBeside(parent: string, name: string): Promise<void> {
     return;
   }
   const prefix = stagePrefix(name);
+  const drafts = `.${name}.labelwise-lock.`;
   for (const entry of entries.sort(compareText)) {
+    if (entry.startsWith(drafts)) {
+      // A lock's draft, left by a writer killed between writing it and linking it in.
+      if (!holderAlive(parseHolderName(entry.slice(drafts.length))))
+        await rm(join(parent, entry), { force: true });
+      continue;
+    }
     if (!entry.startsWith(prefix)) continue;
     const segment = entry.slice(prefix.length).split('-')[0] ?? '';
     if (holderAlive(parseHolderName(segment))) continue;
@@ -355,7 +362,7 @@ function writeFailure(error: unknown, flag: string, shown: string): LabelwiseErr
   return unavailable('OUT_UNWRITABLE', `cannot write ${flag} ${shown}${at}: ${errnoText(error)}`);
 }
 
-/** Takes the lock, sweeps what dead writers left, refuses foreign files, stages and swaps. */
+/** With the lock held: sweeps what dead writers left, refuses foreign files, stages and swaps. */
 async function writeLocked(
   real: string,
   layout: Layout,
@@ -364,7 +371,6 @@ async function writeLocked(
   paths: readonly string[],
   options: OwnedWriteOptions & { readonly shown: string },
 ): Promise<void> {
-  await acquireLock(layout.lock, holder, options.lockTimeoutMs ?? 60_000, options.shown);
   if (layout.inside) await sweepInside(real);
   else await sweepBeside(dirname(real), basename(real));
   const existing = await lstatOrUndefined(real);
@@ -411,6 +417,12 @@ export async function writeOwnedDirectory(
     process.removeListener('SIGTERM', onSignal);
     process.kill(process.pid, signal);
   };
+  try {
+    await acquireLock(layout.lock, holder, options.lockTimeoutMs ?? 60_000, shown);
+  } catch (error) {
+    release(holder);
+    throw writeFailure(error, flag, shown);
+  }
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
