@@ -249,6 +249,10 @@ export interface ServerAuthorization {
 export interface GroupRoute {
   readonly methods: readonly string[];
   readonly path?: string;
+  /** Header matches (names lower-cased), all of which must hold, as on an HTTPRoute match. */
+  readonly headers: readonly ValueMatch[];
+  /** Query parameter matches, all of which must hold. */
+  readonly queryParams: readonly ValueMatch[];
   readonly routeGroupRef?: string;
   readonly labels: Labels;
   readonly at: Location;

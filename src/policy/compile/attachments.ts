@@ -32,6 +32,7 @@ import type {
   PolicyTarget,
   Server,
   TimeoutPolicy,
+  ValueMatch,
 } from '../types.js';
 
 /** Why a route is or is not used for one of its parents. */
@@ -52,6 +53,8 @@ export interface ExtensionRoute {
   readonly index: number;
   readonly template: Template;
   readonly methods: readonly string[];
+  readonly headers: readonly ValueMatch[];
+  readonly queryParams: readonly ValueMatch[];
   readonly labels: Labels;
   readonly at: Location;
 }
@@ -342,6 +345,8 @@ export class Attachments {
           index,
           template,
           methods: method === undefined ? [] : [method],
+          headers: route.headers,
+          queryParams: route.queryParams,
           labels: labelsFrom(method === undefined ? base : { ...base, [METHOD_LABEL]: method }),
           at: route.at,
         });

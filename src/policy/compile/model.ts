@@ -444,6 +444,8 @@ export class PolicyModel {
       template: {
         template: ext.template,
         methods: ext.methods,
+        headers: ext.headers,
+        queryParams: ext.queryParams,
         binding: ext.binding.meta.name,
         group: ext.group,
         index: ext.index,

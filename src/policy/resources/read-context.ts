@@ -49,6 +49,23 @@ export class ReadContext {
     return undefined;
   }
 
+  /**
+   * Fails with `POLICY_UNKNOWN_FIELD` for every key of the mapping at `path` not in `allowed`:
+   * the extension's schemas are strict, so a misspelt field is an error, never silently dropped.
+   */
+  onlyFields(path: Path, allowed: readonly string[], what: string): void {
+    const value = this.get(path);
+    if (!isRecord(value)) return;
+    for (const key of Object.keys(value))
+      if (!allowed.includes(key))
+        this.fail(
+          'POLICY_UNKNOWN_FIELD',
+          [...path, key],
+          `${JSON.stringify(key)} is not a field of ${what}`,
+          `fields: ${allowed.join(', ')}`,
+        );
+  }
+
   get(path: Path): unknown {
     let value: unknown = this.doc.value;
     for (const part of path) {

@@ -3,13 +3,14 @@
  * HttpRouteBinding, HttpRouteClass, TimeoutPolicy and HeaderRewritePolicy.
  */
 import { LabelwiseError } from '../../base/errors.js';
+import { compareText } from '../../base/text.js';
 import {
   fromLabelSelector,
   requirement,
   selectorOf,
   validateLabels,
 } from '../../selector/index.js';
-import type { Operator, Requirement } from '../../selector/index.js';
+import type { Labels, Operator, Requirement } from '../../selector/index.js';
 import { parseTemplate } from '../path-template.js';
 import type {
   GroupRoute,
@@ -21,9 +22,10 @@ import type {
   PolicyTarget,
   RewriteRule,
   TimeoutPolicy,
+  ValueMatch,
 } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
-import { parseGatewayDuration } from './read-routes.js';
+import { parseGatewayDuration, readValueMatches } from './read-routes.js';
 
 /** Route labels derived by the model; users may not set them. */
 export const METHOD_LABEL = 'http.linkerd.io/method';
@@ -54,88 +56,125 @@ export const TARGET_KINDS: readonly PolicyTarget['kind'][] = [
   'GRPCRoute',
 ];
 
+const GROUP_ROUTE_FIELDS = ['methods', 'path', 'routeGroupRef', 'labels', 'headers', 'queryParams'];
+const TARGET_FIELDS = ['group', 'kind', 'name'];
+
+/** A stable text of a route's header and query matches, for the conflict check. */
+function matchesKey(headers: readonly ValueMatch[], query: readonly ValueMatch[]): string {
+  if (headers.length === 0 && query.length === 0) return '';
+  const text = (m: ValueMatch): string => `${m.name}${m.type === 'Exact' ? '=' : '~'}${m.value}`;
+  return ` headers[${headers.map(text).sort(compareText).join(',')}] query[${query.map(text).sort(compareText).join(',')}]`;
+}
+
 export function readRouteGroup(ctx: ReadContext, meta: ObjectMeta): HttpRouteGroup | undefined {
   const routes: GroupRoute[] = [];
   const shapes = new Map<string, string>();
+  ctx.onlyFields(['spec'], ['routes'], 'an HttpRouteGroup spec');
   (ctx.list(['spec', 'routes'], { required: true }) ?? []).forEach((_, i) => {
-    const base = ['spec', 'routes', i];
-    const path = ctx.string([...base, 'path']);
-    const ref = ctx.string([...base, 'routeGroupRef', 'name'], { nonEmpty: true });
-    const methods = ctx.strings([...base, 'methods']) ?? [];
-    methods.forEach((method, m) => {
-      if (!METHODS.includes(method))
-        ctx.fail(
-          'POLICY_INVALID_MATCH',
-          [...base, 'methods', m],
-          `unknown method ${JSON.stringify(method)}`,
-        );
-    });
-    const labels = ctx.stringMap([...base, 'labels']);
-    for (const error of validateLabels(labels, 'kubernetes')) {
-      ctx.fail(
-        'POLICY_INVALID_LABEL',
-        [...base, 'labels', error.source.label ?? ''],
-        error.message,
-      );
-    }
-    for (const key of Object.keys(labels)) {
-      if (
-        key === METHOD_LABEL ||
-        key === PATH_LABEL ||
-        key.startsWith(PARAM_PREFIX) ||
-        key === BINDING_LABEL ||
-        key === GROUP_LABEL
-      ) {
-        ctx.fail(
-          'POLICY_RESERVED_LABEL',
-          [...base, 'labels', key],
-          `label ${JSON.stringify(key)} is derived from the route and cannot be set`,
-        );
-      }
-    }
-    if ((path === undefined) === (ref === undefined)) {
-      ctx.fail('POLICY_INVALID_ROUTE', base, 'a route needs exactly one of path or routeGroupRef');
-      return;
-    }
-    if (path !== undefined) {
-      const template = parseTemplate(path);
-      if ('error' in template) {
-        ctx.fail('POLICY_INVALID_TEMPLATE', [...base, 'path'], template.error);
-        return;
-      }
-      for (const method of methods.length === 0 ? ['*'] : methods) {
-        // Any-method routes conflict with every method of the same shape.
-        const keys = method === '*' ? [...METHODS, '*'] : [method, '*'];
-        const clash = keys
-          .map((k) => shapes.get(`${k} ${template.shape}`))
-          .find((v) => v !== undefined);
-        if (clash !== undefined) {
-          ctx.fail(
-            'POLICY_TEMPLATE_CONFLICT',
-            [...base, 'path'],
-            `${method === '*' ? 'any method' : method} ${path} conflicts with ${clash} in the same group`,
-            'two routes of one group may not share a method and a path shape',
-          );
-        }
-        shapes.set(
-          `${method} ${template.shape}`,
-          `${method === '*' ? 'any method' : method} ${path} (routes[${i}])`,
-        );
-      }
-    }
-    routes.push({
-      methods,
-      ...(path === undefined ? {} : { path }),
-      ...(ref === undefined ? {} : { routeGroupRef: ref }),
-      labels,
-      at: ctx.at(base),
-    });
+    const route = readGroupRoute(ctx, ['spec', 'routes', i], shapes);
+    if (route !== undefined) routes.push(route);
   });
   if (ctx.problems.length > 0) return undefined;
   return { meta, routes };
 }
 
+/** One route of a group; `shapes` (method and shape → where) finds conflicts in the group. */
+function readGroupRoute(
+  ctx: ReadContext,
+  base: Path,
+  shapes: Map<string, string>,
+): GroupRoute | undefined {
+  ctx.onlyFields(base, GROUP_ROUTE_FIELDS, 'a route of an HttpRouteGroup');
+  ctx.onlyFields([...base, 'routeGroupRef'], ['name'], 'a routeGroupRef');
+  const path = ctx.string([...base, 'path']);
+  const headers = readValueMatches(ctx, [...base, 'headers'], true);
+  const queryParams = readValueMatches(ctx, [...base, 'queryParams'], false);
+  const ref = ctx.string([...base, 'routeGroupRef', 'name'], { nonEmpty: true });
+  const methods = ctx.strings([...base, 'methods']) ?? [];
+  methods.forEach((method, m) => {
+    if (!METHODS.includes(method))
+      ctx.fail(
+        'POLICY_INVALID_MATCH',
+        [...base, 'methods', m],
+        `unknown method ${JSON.stringify(method)}`,
+      );
+  });
+  const labels = readGroupLabels(ctx, base);
+  if ((path === undefined) === (ref === undefined)) {
+    ctx.fail('POLICY_INVALID_ROUTE', base, 'a route needs exactly one of path or routeGroupRef');
+    return undefined;
+  }
+  if (path !== undefined) {
+    const template = parseTemplate(path);
+    if ('error' in template) {
+      ctx.fail('POLICY_INVALID_TEMPLATE', [...base, 'path'], template.error);
+      return undefined;
+    }
+    // Routes of one shape that need different headers or parameters do not conflict.
+    const shape = `${template.shape}${matchesKey(headers, queryParams)}`;
+    checkConflicts(ctx, base, path, methods, shape, shapes);
+  }
+  return {
+    methods,
+    ...(path === undefined ? {} : { path }),
+    ...(ref === undefined ? {} : { routeGroupRef: ref }),
+    headers,
+    queryParams,
+    labels,
+    at: ctx.at(base),
+  };
+}
+
+/** A route's declared labels: valid Kubernetes labels, none the model derives itself. */
+function readGroupLabels(ctx: ReadContext, base: Path): Labels {
+  const labels = ctx.stringMap([...base, 'labels']);
+  for (const error of validateLabels(labels, 'kubernetes'))
+    ctx.fail('POLICY_INVALID_LABEL', [...base, 'labels', error.source.label ?? ''], error.message);
+  for (const key of Object.keys(labels)) {
+    const derived =
+      key === METHOD_LABEL ||
+      key === PATH_LABEL ||
+      key.startsWith(PARAM_PREFIX) ||
+      key === BINDING_LABEL ||
+      key === GROUP_LABEL;
+    if (derived)
+      ctx.fail(
+        'POLICY_RESERVED_LABEL',
+        [...base, 'labels', key],
+        `label ${JSON.stringify(key)} is derived from the route and cannot be set`,
+      );
+  }
+  return labels;
+}
+
+function checkConflicts(
+  ctx: ReadContext,
+  base: Path,
+  path: string,
+  methods: readonly string[],
+  shape: string,
+  shapes: Map<string, string>,
+): void {
+  for (const method of methods.length === 0 ? ['*'] : methods) {
+    // Any-method routes conflict with every method of the same shape.
+    const keys = method === '*' ? [...METHODS, '*'] : [method, '*'];
+    const clash = keys.map((k) => shapes.get(`${k} ${shape}`)).find((v) => v !== undefined);
+    if (clash !== undefined)
+      ctx.fail(
+        'POLICY_TEMPLATE_CONFLICT',
+        [...base, 'path'],
+        `${method === '*' ? 'any method' : method} ${path} conflicts with ${clash} in the same group`,
+        'two routes of one group may not share a method and a path shape',
+      );
+    shapes.set(
+      `${method} ${shape}`,
+      `${method === '*' ? 'any method' : method} ${path} (routes[${String(base[base.length - 1])}])`,
+    );
+  }
+}
+
 function readServerTarget(ctx: ReadContext): string | undefined {
+  ctx.onlyFields(['spec', 'targetRef'], TARGET_FIELDS, 'a targetRef');
   const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
   const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
   if (kind !== undefined && kind !== 'Server') {
@@ -149,9 +188,11 @@ function readServerTarget(ctx: ReadContext): string | undefined {
 }
 
 export function readRouteBinding(ctx: ReadContext, meta: ObjectMeta): HttpRouteBinding | undefined {
+  ctx.onlyFields(['spec'], ['targetRef', 'routeRefs'], 'an HttpRouteBinding spec');
   const server = readServerTarget(ctx);
   const groups: string[] = [];
   (ctx.list(['spec', 'routeRefs'], { required: true }) ?? []).forEach((_, i) => {
+    ctx.onlyFields(['spec', 'routeRefs', i], ['group', 'kind', 'name'], 'a routeRef');
     const name = ctx.string(['spec', 'routeRefs', i, 'name'], { required: true, nonEmpty: true });
     if (name !== undefined) groups.push(name);
   });
@@ -160,6 +201,7 @@ export function readRouteBinding(ctx: ReadContext, meta: ObjectMeta): HttpRouteB
 }
 
 export function readRouteClass(ctx: ReadContext, meta: ObjectMeta): HttpRouteClass | undefined {
+  ctx.onlyFields(['spec'], ['targetRef', 'routeSelector'], 'an HttpRouteClass spec');
   const server = readServerTarget(ctx);
   if (!ctx.has(['spec', 'routeSelector']))
     ctx.fail('POLICY_MISSING_FIELD', ['spec'], 'spec.routeSelector is required');
@@ -175,6 +217,7 @@ export function readRouteClass(ctx: ReadContext, meta: ObjectMeta): HttpRouteCla
 }
 
 function readTarget(ctx: ReadContext): PolicyTarget | undefined {
+  ctx.onlyFields(['spec', 'targetRef'], TARGET_FIELDS, 'a targetRef');
   const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
   const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
   if (kind === undefined || name === undefined) return undefined;
@@ -189,6 +232,7 @@ function readTarget(ctx: ReadContext): PolicyTarget | undefined {
 }
 
 export function readTimeoutPolicy(ctx: ReadContext, meta: ObjectMeta): TimeoutPolicy | undefined {
+  ctx.onlyFields(['spec'], ['targetRef', 'timeout'], 'a TimeoutPolicy spec');
   const target = readTarget(ctx);
   const timeout = ctx.string(['spec', 'timeout'], { required: true });
   const ms = timeout === undefined ? undefined : parseGatewayDuration(timeout);
@@ -208,7 +252,13 @@ function readRewriteMatch(ctx: ReadContext, path: Path): Requirement[] {
   const out: Requirement[] = [];
   (ctx.list(path) ?? []).forEach((_, i) => {
     const isHeader = ctx.get([...path, i, 'header']) !== undefined;
+    ctx.onlyFields(
+      [...path, i],
+      [isHeader ? 'header' : 'label'],
+      'a rewrite match (header or label)',
+    );
     const base = [...path, i, isHeader ? 'header' : 'label'];
+    ctx.onlyFields(base, ['key', 'op', 'values'], 'a rewrite match term');
     const key = ctx.string([...base, 'key'], { required: true, nonEmpty: true });
     const op = ctx.string([...base, 'op'], { required: true });
     const values = ctx.strings([...base, 'values']) ?? [];
@@ -234,10 +284,12 @@ export function readHeaderRewritePolicy(
   ctx: ReadContext,
   meta: ObjectMeta,
 ): HeaderRewritePolicy | undefined {
+  ctx.onlyFields(['spec'], ['targetRef', 'rules'], 'a HeaderRewritePolicy spec');
   const target = readTarget(ctx);
   const rules: RewriteRule[] = [];
   (ctx.list(['spec', 'rules'], { required: true }) ?? []).forEach((_, i) => {
     const base = ['spec', 'rules', i];
+    ctx.onlyFields(base, ['set', 'clear', 'match'], 'a rewrite rule');
     const set = ctx.stringMap([...base, 'set']);
     const clear = (ctx.strings([...base, 'clear']) ?? []).map((h) => h.toLowerCase());
     const lowered: Record<string, string> = Object.create(null);

@@ -103,7 +103,8 @@ function readParents(
   return ignoredBecause === undefined ? { parents } : { parents, ignoredBecause };
 }
 
-function readValueMatches(ctx: ReadContext, path: Path, lower: boolean): ValueMatch[] {
+/** `headers` (names lower-cased) or `queryParams` matches: Exact or RegularExpression. */
+export function readValueMatches(ctx: ReadContext, path: Path, lower: boolean): ValueMatch[] {
   const out: ValueMatch[] = [];
   (ctx.list(path) ?? []).forEach((_, i) => {
     const base = [...path, i];

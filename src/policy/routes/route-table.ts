@@ -17,7 +17,8 @@
 import type { Labels } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { Template } from '../path-template.js';
-import { TemplateRouter } from '../path-template.js';
+import { TemplateRouter, compareSpecificity, matchTemplate } from '../path-template.js';
+import type { TemplateHit } from '../path-template.js';
 import type {
   HeaderRewritePolicy,
   Location,
@@ -59,6 +60,9 @@ export interface CompiledRoute {
   readonly template?: {
     readonly template: Template;
     readonly methods: readonly string[];
+    /** The group route's header and query matches; all must hold. Default: none. */
+    readonly headers?: RouteMatchSpec['headers'];
+    readonly queryParams?: RouteMatchSpec['queryParams'];
     readonly binding: string;
     readonly group: string;
     readonly index: number;
@@ -221,12 +225,25 @@ export function scoreMatch(
 
 function templateScore(
   request: PolicyRequest,
-  methods: readonly string[],
+  template: NonNullable<CompiledRoute['template']>,
   precedence: Precedence,
 ): number[] {
-  const method = methods.length === 0 ? 0 : 1;
-  if (precedence === 'linkerd') return [0, 0, request.path.length, 0, 0, method];
-  return [0, 0, KIND_PATTERN, request.path.length, method, 0, 0];
+  const method = template.methods.length === 0 ? 0 : 1;
+  const headers = template.headers?.length ?? 0;
+  const query = template.queryParams?.length ?? 0;
+  if (precedence === 'linkerd') return [0, 0, request.path.length, headers, query, method];
+  return [0, 0, KIND_PATTERN, request.path.length, method, headers, query];
+}
+
+/** Do the group route's header and query matches hold for the request? */
+function templateValuesMatch(
+  template: NonNullable<CompiledRoute['template']>,
+  request: PolicyRequest,
+): boolean {
+  return (
+    (template.headers === undefined || valuesMatch(template.headers, request.headers)) &&
+    (template.queryParams === undefined || valuesMatch(template.queryParams, request.query))
+  );
 }
 
 /**
@@ -238,10 +255,16 @@ export function whyNoMatch(route: CompiledRoute, request: PolicyRequest): string
     return `host ${request.host ?? '(none)'} is not one of ${route.hostnames.join(', ')}`;
   }
   if (route.template !== undefined) {
-    const { template, methods } = route.template;
+    const { template, methods, headers = [], queryParams = [] } = route.template;
     if (methods.length > 0 && !methods.includes(request.method))
       return `method ${request.method} is not ${methods.join('/')}`;
-    return `path ${request.path} does not fit the template ${template.text}`;
+    if (matchTemplate(template, request.path) === undefined)
+      return `path ${request.path} does not fit the template ${template.text}`;
+    if (!valuesMatch(headers, request.headers))
+      return `headers do not match ${headers.map((h) => `${h.name}=${h.value}`).join(', ')}`;
+    if (!valuesMatch(queryParams, request.query))
+      return `query does not match ${queryParams.map((h) => `${h.name}=${h.value}`).join(', ')}`;
+    return undefined;
   }
   const reasons: string[] = [];
   for (const rule of route.rules) {
@@ -311,6 +334,8 @@ export class RouteTable {
   private readonly orders = new Map<CompiledRoute, number>();
   private readonly templates = new TemplateRouter<{ route: CompiledRoute; order: number }>();
   private readonly templateRoutes: { route: CompiledRoute; order: number }[] = [];
+  /** Some template route has header or query matches: `find` may need the slow path. */
+  private constrained = false;
 
   constructor(routes: readonly CompiledRoute[]) {
     this.routes = [...routes].sort(compareRoutes);
@@ -319,6 +344,8 @@ export class RouteTable {
       if (route.template !== undefined) {
         const value = { route, order };
         this.templates.add(route.template.template, route.template.methods, value);
+        if ((route.template.headers?.length ?? 0) + (route.template.queryParams?.length ?? 0) > 0)
+          this.constrained = true;
         this.templateRoutes.push(value);
         return;
       }
@@ -372,9 +399,13 @@ export class RouteTable {
             score: best.score,
           };
     if (this.templateRoutes.length > 0) {
-      const t = this.templates.find(request.method, request.path);
+      const t = this.findTemplate(request);
       if (t !== null) {
-        const score = templateScore(request, t.value.route.template?.methods ?? [], precedence);
+        const score = templateScore(
+          request,
+          t.value.route.template as NonNullable<CompiledRoute['template']>,
+          precedence,
+        );
         considered?.push({
           route: t.value.route.name,
           rule: t.value.route.template?.index ?? 0,
@@ -391,6 +422,32 @@ export class RouteTable {
       }
     }
     return hit;
+  }
+
+  /**
+   * The most specific template route for the request whose header and query matches hold.
+   * The trie answers by method and path alone; when its answer's header or query matches fail
+   * (only group routes with such matches can), the template routes are scanned instead.
+   */
+  private findTemplate(
+    request: PolicyRequest,
+  ): TemplateHit<{ route: CompiledRoute; order: number }> | null {
+    const t = this.templates.find(request.method, request.path);
+    if (t === null || !this.constrained) return t;
+    if (
+      templateValuesMatch(t.value.route.template as NonNullable<CompiledRoute['template']>, request)
+    )
+      return t;
+    let best: TemplateHit<{ route: CompiledRoute; order: number }> | null = null;
+    for (const value of this.templateRoutes) {
+      const template = value.route.template as NonNullable<CompiledRoute['template']>;
+      if (template.methods.length > 0 && !template.methods.includes(request.method)) continue;
+      const params = matchTemplate(template.template, request.path);
+      if (params === undefined || !templateValuesMatch(template, request)) continue;
+      if (best === null || compareSpecificity(template.template, best.template) < 0)
+        best = { value, template: template.template, params };
+    }
+    return best;
   }
 
   /**
