@@ -3,10 +3,11 @@
  * conformance and (with an apps directory's contents) compare against the golden files. Pure:
  * the CLI and the build stage do the reading and writing around it.
  */
-import { parseDocument } from 'yaml';
 import { diagnosticFromError, pushAll, sortDiagnostics } from '../base/index.js';
 import type { Diagnostic, LabelwiseError } from '../base/index.js';
 import { runConformance } from './conformance/run-conformance.js';
+import { proveReachability } from './conformance/check-reachability.js';
+import type { Reachability } from './conformance/reachability.js';
 import type { CheckResult } from './conformance/model.js';
 import { emitFiles } from './output/emit.js';
 import type { GoldenDiff } from './golden.js';
@@ -14,6 +15,7 @@ import { compareGolden } from './golden.js';
 import type { CatalogInput, CatalogSchemas, LoadedCatalog } from './definition/load-catalog.js';
 import { loadCatalog } from './definition/load-catalog.js';
 import { immutableDiagnostics } from './apply/immutable-fields.js';
+import { parsedApps } from './apply/parsed-apps.js';
 import { upstreamDiagnostics } from './crds/diagnostics.js';
 import { renderService } from './render/render-service.js';
 import type { KubeObject, RenderedService } from './types.js';
@@ -44,6 +46,8 @@ export interface CatalogRun {
    * Golden differences are not in it; callers report those their own way (a patch, a finding).
    */
   readonly diagnostics: readonly Diagnostic[];
+  /** The flows the reachability proof computed, for the service graph; absent without a platform. */
+  readonly reachability?: Reachability;
 }
 
 /** A catalog problem as the shared diagnostic. */
@@ -104,19 +108,15 @@ const KIND_OF: Readonly<Record<string, string>> = {
 /** The workload kind each service had in the apps directory, read from its object's `kind`. */
 export function previousWorkloads(apps: Readonly<Record<string, string>>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [path, text] of Object.entries(apps)) {
+  const documents = parsedApps(apps);
+  for (const path of Object.keys(apps)) {
     const [service, name] = path.split('/') as [string, string];
     const prefix = WORKLOAD_FILE.exec(name)?.[1];
     if (prefix === undefined) continue;
-    // Trust the object over the file name when it parses; fall back to the name.
-    let kind = KIND_OF[prefix] ?? prefix;
-    const doc = parseDocument(text);
-    try {
-      const k = (doc.toJS({ maxAliasCount: 100 }) as { kind?: unknown } | null | undefined)?.kind;
-      if (doc.errors.length === 0 && typeof k === 'string') kind = k;
-    } catch {
-      // An alias bomb or broken file keeps the kind its file name says; the golden diff reports it.
-    }
+    // Trust the object over the file name when it parses; fall back to the name (a broken
+    // file is the golden diff's to report).
+    const k = (documents.get(path) as { kind?: unknown } | null | undefined)?.kind;
+    const kind = typeof k === 'string' ? k : (KIND_OF[prefix] ?? prefix);
     out.set(service, kind);
   }
   return out;
@@ -134,6 +134,7 @@ export function runCatalog(
   let checks: CheckResult[] = [];
   let files: Record<string, string> = {};
   let upstream: Diagnostic[] = [];
+  let proof: ReturnType<typeof proveReachability> | undefined;
   if (loaded.platform !== undefined) {
     const context = { platform: loaded.platform, validateVirtualMachine: schemas.virtualMachine };
     for (const service of loaded.services) {
@@ -149,11 +150,13 @@ export function runCatalog(
     const objects = new Map<string, readonly KubeObject[]>(
       rendered.map((r) => [r.service, r.objects]),
     );
+    proof = proveReachability(loaded.services, objects, loaded.platform);
     checks = runConformance({
       platform: loaded.platform,
       services: loaded.services,
       objects,
       previousWorkloads: options.apps === undefined ? new Map() : previousWorkloads(options.apps),
+      proof,
     });
   }
   const diffs =
@@ -175,6 +178,7 @@ export function runCatalog(
     checks,
     diffs: options.apps === undefined ? undefined : (diffs ?? []),
     diagnostics,
+    ...(proof === undefined ? {} : { reachability: proof.reachability }),
   };
 }
 

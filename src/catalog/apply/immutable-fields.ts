@@ -7,7 +7,7 @@
  * Pure: both sides are passed in.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { parseYamlDocument, pushAll } from '../../base/index.js';
+import { parsedApps } from './parsed-apps.js';
 import type { Diagnostic } from '../../base/index.js';
 import { objectFileName } from '../output/emit.js';
 import type { KubeObject, RenderedService, ResolvedService } from '../types.js';
@@ -134,16 +134,14 @@ export function immutableChanges(
   apps: Readonly<Record<string, string>>,
 ): ImmutableChange[] {
   const out: ImmutableChange[] = [];
+  const documents = parsedApps(apps);
   for (const service of rendered) {
     for (const object of service.objects) {
       if (FIXED[object.kind] === undefined) continue;
       const file = `${service.service}/${objectFileName(object)}`;
-      const text = apps[file];
-      if (text === undefined) continue;
       // A checked-in file that does not parse is the golden diff's to report, not this check's.
-      const { document } = parseYamlDocument(text, { file });
-      if (document === undefined) continue;
-      pushAll(out, compareObject(document.value, object, file));
+      if (!documents.has(file)) continue;
+      for (const change of compareObject(documents.get(file), object, file)) out.push(change);
     }
   }
   return out;

@@ -27,6 +27,11 @@ export interface ConformanceInput {
    * `StatefulSet`, `VirtualMachine`), for the storage-migration check. Empty without one.
    */
   readonly previousWorkloads: ReadonlyMap<string, string>;
+  /**
+   * The reachability proof of these objects when the caller already ran it (the pipeline shares
+   * one proof between the checks and the service graph). Computed when absent.
+   */
+  readonly proof?: { readonly results: readonly CheckResult[] };
 }
 
 /** `Kind namespace/name` or `Kind name`. */

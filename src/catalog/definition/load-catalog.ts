@@ -187,12 +187,15 @@ function crossServiceRules(
 }
 
 /**
- * Loads a catalog. Never throws for bad input: every YAML, schema, cross-field and cross-service
- * problem is returned. Only services without errors are resolved into `services`.
+ * platform.yaml: parsed, validated and resolved, or undefined when it is missing or refused.
+ * Its problems go to `errors` and `warnings`, at platform.yaml and their line.
  */
-export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): LoadedCatalog {
-  const errors: LabelwiseError[] = [];
-  const warnings: LabelwiseError[] = [];
+function loadPlatform(
+  input: CatalogInput,
+  schemas: CatalogSchemas,
+  errors: LabelwiseError[],
+  warnings: LabelwiseError[],
+): Platform | undefined {
   let platform: Platform | undefined;
   if (input.platform === undefined) {
     errors.push(
@@ -225,6 +228,17 @@ export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): Loade
       if (refused.length === 0) platform = resolved;
     }
   }
+  return platform;
+}
+
+/**
+ * Loads a catalog. Never throws for bad input: every YAML, schema, cross-field and cross-service
+ * problem is returned. Only services without errors are resolved into `services`.
+ */
+export function loadCatalog(input: CatalogInput, schemas: CatalogSchemas): LoadedCatalog {
+  const errors: LabelwiseError[] = [];
+  const warnings: LabelwiseError[] = [];
+  const platform = loadPlatform(input, schemas, errors, warnings);
 
   let services: ResolvedService[] = [];
   const named = new Map<string, readonly NamedDependency[]>();

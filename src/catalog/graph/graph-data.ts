@@ -7,14 +7,16 @@ import { serviceGraph, serviceGraphSvg } from './service-graph.js';
 import type { ServiceGraph } from './service-graph.js';
 import type { CatalogRun } from '../pipeline.js';
 
-export function serviceGraphData(run: Pick<CatalogRun, 'loaded' | 'rendered'>): {
+export function serviceGraphData(run: Pick<CatalogRun, 'loaded' | 'rendered' | 'reachability'>): {
   serviceGraph?: ServiceGraph;
   serviceGraphSvg?: string;
 } {
   const platform = run.loaded.platform;
   if (platform === undefined || run.rendered.length === 0) return {};
   const objects = new Map(run.rendered.map((r) => [r.service, r.objects]));
-  const { reachability } = proveReachability(run.loaded.services, objects, platform);
+  // The run's own proof when it has one: the flows are computed once per run.
+  const reachability =
+    run.reachability ?? proveReachability(run.loaded.services, objects, platform).reachability;
   const graph = serviceGraph(run.loaded.services, reachability);
   return { serviceGraph: graph, serviceGraphSvg: serviceGraphSvg(graph) };
 }

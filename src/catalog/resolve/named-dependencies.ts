@@ -55,6 +55,26 @@ export interface NamedResolution {
   readonly indexOf: ReadonlyMap<string, number>;
 }
 
+/** The numeric and the resolved named dependencies together; one listed both ways is refused. */
+function mergeDependencies(
+  numeric: readonly DependencySpec[],
+  added: readonly DependencySpec[],
+  fail: (code: Code, path: (string | number)[], message: string) => void,
+): DependencySpec[] {
+  const dependencies = [...numeric, ...added].sort(compareDependencies);
+  for (let i = 1; i < dependencies.length; i++) {
+    const a = dependencies[i - 1] as DependencySpec;
+    const b = dependencies[i] as DependencySpec;
+    if (compareDependencies(a, b) === 0)
+      fail(
+        'CATALOG_DEPENDENCY_DUPLICATE',
+        ['dependencies'],
+        `dependency ${b.to}:${b.port}/${b.protocol} is listed twice (once by port name)`,
+      );
+  }
+  return dependencies;
+}
+
 /**
  * Resolves `named` (by service name) against `services`. A target that failed to load is skipped
  * silently (its own errors are reported); an unknown target or port name is an error.
@@ -128,18 +148,7 @@ export function resolveNamedDependencies(
       );
     }
     if (added.length === 0) return service;
-    const dependencies = [...service.dependencies, ...added].sort(compareDependencies);
-    for (let i = 1; i < dependencies.length; i++) {
-      const a = dependencies[i - 1] as DependencySpec;
-      const b = dependencies[i] as DependencySpec;
-      if (compareDependencies(a, b) === 0)
-        fail(
-          'CATALOG_DEPENDENCY_DUPLICATE',
-          ['dependencies'],
-          `dependency ${b.to}:${b.port}/${b.protocol} is listed twice (once by port name)`,
-        );
-    }
-    return { ...service, dependencies };
+    return { ...service, dependencies: mergeDependencies(service.dependencies, added, fail) };
   });
   return { services: out, errors, indexOf };
 }
