@@ -5,7 +5,7 @@
  */
 import { LabelwiseError, diagnosticFromError } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
-import { extractCheckFlags, isCheck, runCheck } from './check-output.js';
+import { CHECK_HELP, extractCheckFlags, isCheck, runCheck } from './check-output.js';
 import { errorDocument, requestedFormat } from './error-document.js';
 import type { DocumentFormat } from './error-document.js';
 import { formatError } from './format-error.js';
@@ -70,6 +70,11 @@ function usage(): string {
   ].join('\n');
 }
 
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 /** Runs the CLI in-process and returns the exit code. Tests call this; the bin calls {@link main}. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -103,7 +108,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return await runCheck(checked, flags, io, module.run, VERSION);
       }
     }
-    return await module.run(rest, io);
+    const code = await module.run(rest, io);
+    if (isCheck(name, rest) && asksHelp(rest)) io.stdout(CHECK_HELP);
+    return code;
   } catch (error) {
     return reportFailure(error, name, format, io);
   }

@@ -31,6 +31,7 @@ import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { LabelwiseError } from '../errors.js';
 import { compareText, escapeControl } from '../text.js';
 import { isSystemPath, isWithin } from './repo-reader.js';
+import { processAlive } from './process-alive.js';
 
 /** The manifest's name inside an output directory. */
 export const MANIFEST = '.labelwise-manifest.json';
@@ -110,16 +111,6 @@ async function lstatOrUndefined(path: string) {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
