@@ -4,6 +4,7 @@
  * not UTF-8, and a `.git/config` whose programs git would run. Each must be seen, or run nothing.
  */
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, readdir } from 'node:fs/promises';
@@ -203,5 +204,39 @@ test('a snapshot folder is gone after diff, and one a killed run left is swept',
     );
     assert.deepEqual(after, before);
     assert.equal(existsSync(stale), false);
+  });
+});
+
+test('a snapshot folder is removed when the run is stopped by SIGTERM, SIGINT or SIGHUP', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withTempDir('signal', async (dir) => {
+    await policyRepo(dir);
+    const script = `
+      import { writeCommitSnapshot } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'base', 'index.ts'))};
+      const snap = await writeCommitSnapshot(${JSON.stringify(dir)}, '', ${JSON.stringify(git(dir, 'rev-parse', 'HEAD'))});
+      process.stdout.write(snap.dir + '\\n');
+      setInterval(() => undefined, 1000);
+    `;
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      const folder = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+      });
+      assert.equal(existsSync(folder), true);
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill(signal);
+      await exited;
+      assert.equal(existsSync(folder), false, `${signal} left ${folder}`);
+    }
   });
 });
