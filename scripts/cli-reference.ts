@@ -7,7 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { memoryIO } from '../src/cli/io.js';
 import { run } from '../src/cli/main.js';
 
-const GROUPS = ['build', 'selector', 'fleet', 'catalog', 'policy', 'anchor', 'schema'] as const;
+const GROUPS = [
+  'build',
+  'diff',
+  'selector',
+  'fleet',
+  'catalog',
+  'policy',
+  'anchor',
+  'schema',
+] as const;
 
 async function help(argv: string[]): Promise<string> {
   const io = memoryIO({ env: { NO_COLOR: '1' } });

@@ -14,7 +14,7 @@ import {
   writeOwnedDirectory,
 } from '../base/index.js';
 import type { ModuleName, OwnedWriteOptions } from '../base/index.js';
-import { buildOutputFiles, parseModuleList, runBuild } from '../repo/index.js';
+import { buildOutputFiles, inputFolders, parseModuleList, runBuild } from '../repo/index.js';
 import type { BuildReport, StageRun } from '../repo/index.js';
 import { VERSION } from './version.js';
 import type { CliIO } from './io.js';
@@ -79,7 +79,7 @@ async function build(repoArg: string | undefined, flags: BuildFlags, io: CliIO):
   const outDir = resolve(io.cwd, flags.out);
   const writeOptions: OwnedWriteOptions = { writer: 'labelwise build', repositories: [repo] };
   // Refuse a dangerous --out before the long work, not after it.
-  await checkOutputTarget(outDir, writeOptions);
+  await checkOutputTarget(outDir, { ...writeOptions, inputs: inputFolders(repo) });
   const built = await runBuild({
     repo,
     name: repoName,

@@ -68,6 +68,14 @@ export function extractCheckFlags(args: readonly string[]): CheckFlags {
   return { format, failOn, args: [...out, ...tail] };
 }
 
+/** Appended to the help of every check command: the flags {@link extractCheckFlags} takes. */
+export const CHECK_HELP = `
+Output for CI (every check command):
+  --format <format>     text (default), json, sarif (code scanning) or junit (test reports); an
+                        error is still a document of that format on stdout
+  --fail-on <severity>  exit 1 on errors (error, the default) or on warnings too (warning)
+`;
+
 /** Whether `group args…` names a check command (the only ones that take these flags). */
 export function isCheck(group: string, args: readonly string[]): boolean {
   const sub = args.find((a) => !a.startsWith('-'));

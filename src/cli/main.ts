@@ -77,6 +77,11 @@ function usage(): string {
   ].join('\n');
 }
 
+function asksHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
 /** Runs the CLI in-process and returns the exit code. Tests call this; the bin calls {@link main}. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -98,9 +103,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     const module = await group.load();
     // Only a run that names a check flag needs the SARIF and JUnit writers.
-    const check = rest.some((a) => a.startsWith('--format') || a.startsWith('--fail-on'))
-      ? await import('./check-output.js')
-      : undefined;
+    const check =
+      rest.some((a) => a.startsWith('--format') || a.startsWith('--fail-on')) || asksHelp(rest)
+        ? await import('./check-output.js')
+        : undefined;
     if (check?.isCheck(name, rest)) {
       const { extractCheckFlags, runCheck } = check;
       const flags = extractCheckFlags(rest);
@@ -115,7 +121,9 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return await runCheck(checked, flags, io, module.run, VERSION);
       }
     }
-    return await module.run(rest, io);
+    const code = await module.run(rest, io);
+    if (check?.isCheck(name, rest) === true && asksHelp(rest)) io.stdout(check.CHECK_HELP);
+    return code;
   } catch (error) {
     return await reportFailure(error, name, format, io);
   }

@@ -51,6 +51,40 @@ function hostPages(runs: readonly StageRun[]): readonly string[] {
   return data?.hosts ?? [];
 }
 
+/**
+ * Why there is nothing to build. A part the reader refused (a link in labelwise.yaml or at
+ * `policy/` leading out of the repository) is named as such, not as an empty repository.
+ */
+function nothingToBuild(options: BuildOptions, reader: RepoReader): LabelwiseError {
+  const refused = reader.diagnostics[0];
+  if (refused !== undefined)
+    return new LabelwiseError(
+      refused.code,
+      `${escapeControl(options.name, true)}: ${refused.message}, so there is nothing to build`,
+      { source: { file: refused.file ?? '.' }, hint: refused.hint },
+    );
+  const picked = options.only !== undefined || options.skip !== undefined;
+  return new LabelwiseError(
+    'BUILD_NOTHING_FOUND',
+    `${escapeControl(options.name, true)} holds nothing to build${picked ? ' with --only/--skip as given' : ''}`,
+    {
+      hint: 'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
+    },
+  );
+}
+
+/**
+ * The folders a build of `repo` reads (the repository root itself left out: the writer refuses
+ * it anyway). Found without excluding the output folder, so an output placed in an input
+ * folder (`--out r/policy`, even while `policy/` is empty) is refused, never read around.
+ */
+export function inputFolders(repo: string): string[] {
+  const reader = RepoReader.open(repo);
+  const parts = detectParts(reader, readRepoConfig(reader).config.parts);
+  const dirs = [parts.fleet, parts.catalog?.dir, parts.policy, parts.compose];
+  return dirs.filter((dir): dir is string => dir !== undefined && resolve(dir) !== reader.root);
+}
+
 export async function runBuild(options: BuildOptions): Promise<BuildRun> {
   const reader = RepoReader.open(options.repo, { excluded: options.excluded ?? [] });
   const { config, diagnostics: configProblems } = readRepoConfig(reader);
@@ -62,16 +96,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
   const stages = plannedStages(parts, reader.root, reader).filter((s) =>
     isSelected(s.module, selection),
   );
-  if (stages.length === 0 && configProblems.length === 0) {
-    const picked = options.only !== undefined || options.skip !== undefined;
-    throw new LabelwiseError(
-      'BUILD_NOTHING_FOUND',
-      `${escapeControl(options.name, true)} holds nothing to build${picked ? ' with --only/--skip as given' : ''}`,
-      {
-        hint: 'expected fleet/, catalog/, policy/, compose/ or compose*.yaml (or parts named in labelwise.yaml)',
-      },
-    );
-  }
+  if (stages.length === 0 && configProblems.length === 0) throw nothingToBuild(options, reader);
   // Walk every input folder once through the reader, so links leaving the repository and
   // special files are reported whatever a module's own loader does with them.
   for (const stage of stages) reader.list(relativeTo(reader, stage.dir));
@@ -103,6 +128,5 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
     [...Object.keys(files), 'report.json', 'report.html', ...pages],
     repository,
   );
-  const inputs = stages.map((s) => s.dir).filter((dir) => resolve(dir) !== reader.root);
-  return { report, runs, files, inputs };
+  return { report, runs, files, inputs: inputFolders(options.repo) };
 }

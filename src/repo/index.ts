@@ -7,7 +7,7 @@ export type { BuildReport, ModuleSummary } from './build-report.js';
 export { buildReport, findingLocation } from './build-report.js';
 export { escapeHtml, renderReportHtml, renderReportPages, reportData } from './report/index.js';
 export type { PageContext, ReportData, ReportOptions } from './report/index.js';
-export { runBuild } from './build-run.js';
+export { inputFolders, runBuild } from './build-run.js';
 export type { BuildOptions, BuildRun } from './build-run.js';
 export {
   BUILD_MODULES,

@@ -3,14 +3,12 @@
 // (`kubectl apply -R -f apps/` would apply each of them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memoryIO } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import type { RepoDiff } from '../../src/repo/index.js';
 import { skipWithout } from '../support/capabilities.js';
+import { cliIn as cli, git as gitAt } from '../support/git.js';
 import { EXAMPLE_APPS, EXAMPLE_CATALOG } from './helpers.js';
 
 const BINDING = `apiVersion: rbac.authorization.k8s.io/v1
@@ -41,12 +39,6 @@ function hide(dir: string, path: string): void {
   writeFileSync(join(dir, 'apps', path), BINDING);
 }
 
-async function cli(cwd: string, ...argv: string[]) {
-  const io = memoryIO({ cwd });
-  const code = await run(argv, io);
-  return { code, out: io.out, err: io.err };
-}
-
 for (const path of HIDING) {
   test(`catalog check --apps: apps/${path} is an extra file (exit 2)`, async (t) => {
     const dir = workspace();
@@ -67,20 +59,7 @@ test('build and diff report every file hidden under apps/', async (t) => {
   if (skipWithout(t, 'git')) return;
   const dir = workspace();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const git = (...args: string[]) =>
-    spawnSync(
-      'git',
-      [
-        '-c',
-        'user.name=t',
-        '-c',
-        'user.email=t@example.invalid',
-        '-c',
-        'commit.gpgsign=false',
-        ...args,
-      ],
-      { cwd: dir },
-    );
+  const git = (...args: string[]): string => gitAt(dir, ...args);
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'one');

@@ -4,31 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { skipWithout } from '../support/capabilities.js';
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync(
-    'git',
-    [
-      '-c',
-      'user.name=t',
-      '-c',
-      'user.email=t@example.invalid',
-      '-c',
-      'commit.gpgsign=false',
-      ...args,
-    ],
-    { cwd, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, result.stderr);
-  return result.stdout.trim();
-}
+import { git } from '../support/git.js';
 
 async function withFolder(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'labelwise-diff-errors-'));

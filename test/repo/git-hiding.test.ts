@@ -4,19 +4,17 @@
  * not UTF-8, and a `.git/config` whose programs git would run. Each must be seen, or run nothing.
  */
 import { test } from 'node:test';
+import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCommitSnapshot } from '../../src/base/index.js';
-import { memoryIO } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import type { RepoDiff } from '../../src/repo/index.js';
-import { gitIn } from '../fleet/cli-helpers.js';
 import { FLEET, doc, host, layer } from '../fleet/helpers.js';
 import { skipWithout } from '../support/capabilities.js';
+import { cliIn as cli, git } from '../support/git.js';
 import { withTempDir } from '../support/temp.js';
 
 const POLICY = join(import.meta.dirname, '..', '..', 'examples', 'homelab', 'policy');
@@ -47,24 +45,12 @@ spec:
       group: policy.linkerd.io
 `;
 
-function git(dir: string, ...args: string[]): string {
-  const result = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
-  assert.equal(result.status, 0, result.stderr);
-  return result.stdout.trim();
-}
-
-async function cli(cwd: string, ...argv: string[]) {
-  const io = memoryIO({ cwd });
-  const code = await run(argv, io);
-  return { code, out: io.out, err: io.err };
-}
-
 /** A checkout holding the example's policy/ in one commit. */
 async function policyRepo(dir: string): Promise<void> {
   await cp(POLICY, join(dir, 'policy'), { recursive: true });
-  gitIn(dir, 'init', '-q', '-b', 'main');
-  gitIn(dir, 'add', '-A');
-  gitIn(dir, 'commit', '-q', '-m', 'policy');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'policy');
 }
 
 test('a policy hidden by export-ignore in the same commit is still reviewed', async (t) => {
@@ -73,8 +59,8 @@ test('a policy hidden by export-ignore in the same commit is still reviewed', as
     await policyRepo(dir);
     writeFileSync(join(dir, 'policy', 'zz.yaml'), OPEN_TO_WORLD);
     writeFileSync(join(dir, '.gitattributes'), 'policy/zz.yaml export-ignore\n');
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-q', '-m', 'open authors to the world');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'open authors to the world');
     const r = await cli(dir, 'diff', '.', '--from', 'HEAD~1', '--to', 'HEAD', '--json');
     assert.equal(r.code, 2, r.err);
     const diff = JSON.parse(r.out) as RepoDiff;
@@ -95,8 +81,8 @@ test('export-subst does not change what diff reads: the committed blob, byte for
     const text = `${OPEN_TO_WORLD.replace('name: everyone', 'name: everyone\n  annotations:\n    note: "v$Format:%x22$"')}`;
     writeFileSync(join(dir, 'policy', 'zz.yaml'), text);
     writeFileSync(join(dir, '.gitattributes'), 'policy/zz.yaml export-subst\n');
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-q', '-m', 'subst');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'subst');
     const r = await cli(dir, 'diff', '.', '--from', 'HEAD', '--json');
     assert.equal(r.code, 0, r.out + r.err);
     assert.equal((JSON.parse(r.out) as RepoDiff).changed, false);
@@ -115,16 +101,16 @@ test('fleet affected sees a layer hidden by export-ignore', async (t) => {
     mkdirSync(join(dir, 'fleet'));
     writeFileSync(join(dir, 'fleet', 'fleet.yaml'), FLEET);
     writeFileSync(join(dir, 'fleet', 'hosts.yaml'), `${host('a')}---\n${host('b')}`);
-    gitIn(dir, 'init', '-q', '-b', 'main');
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-q', '-m', 'one');
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'one');
     writeFileSync(
       join(dir, 'fleet', 'root.yaml'),
       `${layer('everyone', 0, '  labels: {}\n')}---\n${doc('User', 'backdoor', 'desired:\n  uid: 0\n')}`,
     );
     writeFileSync(join(dir, '.gitattributes'), 'fleet/root.yaml export-ignore\n');
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-q', '-m', 'two');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'two');
     const r = await cli(dir, 'fleet', 'affected', 'fleet', '--from', 'HEAD~1', '--to', 'HEAD');
     assert.match(r.out, /^2 of 2 hosts affected\n/, r.out + r.err);
   });
@@ -140,8 +126,8 @@ test('a file whose name is not UTF-8, added by a commit, fails the diff with its
       Buffer.from('.yaml'),
     ]);
     writeFileSync(name, OPEN_TO_WORLD);
-    gitIn(dir, 'add', '-A');
-    gitIn(dir, 'commit', '-q', '-m', 'bytes');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'bytes');
     const r = await cli(dir, 'diff', '.', '--from', 'HEAD~1', '--to', 'HEAD', '--json');
     assert.equal(r.code, 1, r.out + r.err);
     const diff = JSON.parse(r.out) as RepoDiff;
@@ -218,5 +204,39 @@ test('a snapshot folder is gone after diff, and one a killed run left is swept',
     );
     assert.deepEqual(after, before);
     assert.equal(existsSync(stale), false);
+  });
+});
+
+test('a snapshot folder is removed when the run is stopped by SIGTERM, SIGINT or SIGHUP', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withTempDir('signal', async (dir) => {
+    await policyRepo(dir);
+    const script = `
+      import { writeCommitSnapshot } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'src', 'base', 'index.ts'))};
+      const snap = await writeCommitSnapshot(${JSON.stringify(dir)}, '', ${JSON.stringify(git(dir, 'rev-parse', 'HEAD'))});
+      process.stdout.write(snap.dir + '\\n');
+      setInterval(() => undefined, 1000);
+    `;
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      const folder = await new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
+      });
+      assert.equal(existsSync(folder), true);
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill(signal);
+      await exited;
+      assert.equal(existsSync(folder), false, `${signal} left ${folder}`);
+    }
   });
 });

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { RepoReader, escapeBytes, escapeControl, toJunit, toSarif } from '../../src/base/index.js';
 import type { Diagnostic } from '../../src/base/index.js';
 import { memoryIO } from '../../src/cli/io.js';
-import { reportFailure, run } from '../../src/cli/main.js';
+import { reportFailure } from '../../src/cli/main.js';
 import { renderDiffMarkdown, renderDiffText } from '../../src/repo/index.js';
 import type { RepoDiff } from '../../src/repo/index.js';
 import { skipWithout } from '../support/capabilities.js';
+import { cliIn as cli, git } from '../support/git.js';
 import { sarifValidator } from '../support/sarif.js';
 import { withTempDir } from '../support/temp.js';
 import { xmlProblem } from '../support/xml.js';
@@ -218,12 +219,6 @@ test('a file whose name is not UTF-8 is reported by the reader, named with its b
   }
 });
 
-async function cli(cwd: string, ...argv: string[]) {
-  const io = memoryIO({ cwd });
-  const code = await run(argv, io);
-  return { code, out: io.out, err: io.err };
-}
-
 test('with --format sarif|junit|json an error is still a valid document of that format', async (t) => {
   if (skipWithout(t, 'git')) return;
   const validate = sarifValidator();
@@ -253,8 +248,7 @@ test('with --format sarif|junit|json an error is still a valid document of that 
 test('a bad revision under --format sarif is a SARIF log naming DIFF_BAD_REVISION', async (t) => {
   if (skipWithout(t, 'git')) return;
   await withTempDir('badrev', async (dir) => {
-    const { spawnSync } = await import('node:child_process');
-    spawnSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+    git(dir, 'init', '-q', '-b', 'main');
     const r = await cli(dir, 'diff', '.', '--from', 'no-such-branch', '--format', 'sarif');
     assert.equal(r.code, 1);
     const log = JSON.parse(r.out);

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { GitReadError, listCommitTree, readBlobs } from './git-tree.js';
 import type { GitTreeEntry } from './git-tree.js';
+import { processAlive } from './process-alive.js';
 
 const PREFIX = 'labelwise-snapshot-';
 
@@ -43,16 +44,6 @@ export interface SnapshotOptions {
   readonly maxFileBytes?: number;
   /** The snapshot folder's own name (the work tree folder's). Default: `basename(top)`. */
   readonly folderName?: string;
-}
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes snapshot folders left by runs that were killed before they could clean up. */
