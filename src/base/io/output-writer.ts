@@ -43,7 +43,6 @@ import {
   sweepInside,
 } from './output-swap.js';
 import { isSystemPath, isWithin } from './repo-reader.js';
-import { processAlive } from './process-alive.js';
 
 export { MANIFEST };
 const MANIFEST_FORMAT = 'labelwise-output/v1';
