@@ -4,7 +4,8 @@
  * refs are never touched) and compares them module by module. Exit 0 with no change, 2 when
  * something changed (like `git diff --exit-code`), 1 when the change introduces errors.
  */
-import { relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, relative, resolve, sep } from 'node:path';
 import {
   LabelwiseError,
   checkOutputTarget,
@@ -43,9 +44,13 @@ interface DiffFlags {
 }
 
 /** A build of one side, or undefined when that revision holds nothing to build. */
-async function buildSide(dir: string, name: string): Promise<BuildRun | undefined> {
+async function buildSide(
+  dir: string,
+  name: string,
+  rootName?: string,
+): Promise<BuildRun | undefined> {
   try {
-    return await runBuild({ repo: dir, name });
+    return await runBuild({ repo: dir, name, ...(rootName !== undefined ? { rootName } : {}) });
   } catch (error) {
     if (error instanceof LabelwiseError && error.code === 'BUILD_NOTHING_FOUND') return undefined;
     throw error;
@@ -58,7 +63,12 @@ async function side(repo: string, name: string, revision: string): Promise<Side>
   const commit = resolveRevision(top, revision);
   const snap = await snapshot(top, prefix, commit);
   try {
-    return { revision, commit, build: await buildSide(snap.dir, name) };
+    // The snapshot lies in a temporary folder: name what it holds as the repository is named.
+    return {
+      revision,
+      commit,
+      build: await buildSide(snap.dir, name, basename(realpathSync(repo))),
+    };
   } finally {
     snap.cleanup();
   }

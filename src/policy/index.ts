@@ -39,6 +39,7 @@ export type {
 } from './matrix/index.js';
 export {
   checkExpectations,
+  clientClasses,
   computeMatrix,
   expectationDiagnostics,
   explainCell,

@@ -7,6 +7,7 @@ import { escapeControl, formatLocation } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { fieldLine } from './render-text.js';
 import type { RepoDiff } from './model.js';
+import { checkedSentence } from './checked.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 const COLLAPSE_AFTER = 10;
@@ -41,7 +42,7 @@ interface Section {
   readonly lines: string[];
 }
 
-function render(sections: readonly Section[], header: string[]): string {
+function render(sections: readonly Section[], header: readonly string[]): string {
   const parts = [...header];
   for (const section of sections) {
     if (section.lines.length === 0) continue;
@@ -55,19 +56,74 @@ function render(sections: readonly Section[], header: string[]): string {
   return `${parts.join('\n\n')}\n`;
 }
 
+/** Compose-named files no project reads, as list items. */
+function notReadLines(diff: RepoDiff): string[] {
+  return diff.checked.composeNotRead.map(
+    (n) =>
+      `- not read: ${code(n.file)}${n.project.length > 0 ? ` (beside ${n.project.map(code).join(' + ')}; list it in labelwise.yaml to check it)` : ''}`,
+  );
+}
+
+/** "No change", with what was checked, so an empty review still says what it looked at. */
+function noChange(title: string, diff: RepoDiff, notRead: readonly string[]): string {
+  const checked = checkedSentence(diff.checked);
+  const lines = [
+    title,
+    `No change to what reaches what.${checked === undefined ? '' : ` ${checked}`}`,
+  ];
+  if (notRead.length > 0) lines.push(notRead.join('\n'));
+  return `${lines.join('\n\n')}\n`;
+}
+
+/** The policy flips, grouped under the object that decides them. */
+function policyLines(diff: RepoDiff): string[] {
+  return [
+    ...diff.policy.causes.flatMap((cause) => [
+      `- ${cause.kind === 'authorization' ? 'authorization' : cause.kind} ${code(cause.cause)}: ${cause.cells} cell(s), ${cause.transitions.map(md).join(', ')}`,
+      ...diff.policy.changes
+        .filter((c) => c.cause === cause.cause && c.causeKind === cause.kind)
+        .map(
+          (c) =>
+            `  - ${code(c.target)} from ${code(c.client)}: ${md(c.before)} → **${md(c.after)}**`,
+        ),
+    ]),
+  ];
+}
+
+/** The comment within `limit`: the longest section halved until it fits, saying what was cut. */
+function fitted(sections: Section[], header: readonly string[], limit: number): string {
+  let text = render(sections, header);
+  // Over the limit: halve the longest section until the comment fits, and say what was cut.
+  for (let round = 0; text.length > limit && round < 64; round++) {
+    const size = (section: Section): number => section.lines.join('\n').length;
+    const longest = sections.reduce((a, b) => (size(b) > size(a) ? b : a));
+    const marker = /^… (\d+) more/.exec(longest.lines[longest.lines.length - 1] ?? '');
+    if (marker !== null) longest.lines.pop();
+    if (longest.lines.length <= 1) break;
+    const keep = Math.max(1, Math.floor(longest.lines.length / 2));
+    const dropped = longest.lines.length - keep + (marker === null ? 0 : Number(marker[1]));
+    longest.lines.splice(keep);
+    longest.lines.push(`… ${dropped} more (run \`labelwise diff --json\` for all)`);
+    text = render(sections, header);
+  }
+  return text.length > limit ? `${text.slice(0, limit - 40)}\n\n… (cut to fit a comment)\n` : text;
+}
+
 export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOWN_LIMIT): string {
   const header = [
     `### labelwise diff ${code(name)}: ${code(diff.from.revision)} → ${code(diff.to.revision)}`,
   ];
-  if (!diff.changed) return `${header[0]}\n\nNo change to what reaches what.\n`;
+  const notRead = notReadLines(diff);
+  if (!diff.changed) return noChange(header[0] as string, diff, notRead);
   const summary = [
     `fleet: ${diff.fleet.changes.length} host(s)`,
     `catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s), ${diff.catalog.hazards.length} hazard(s)`,
-    `policy: ${diff.policy.changes.length} cell(s)`,
+    `policy: ${diff.policy.changes.length} cell(s) from ${diff.policy.causes.length} cause(s)`,
     `anchors: ${diff.anchor.changes.length} claim(s)`,
     `diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved${diff.errors > 0 ? ` — **${diff.errors} error(s) after the change**` : ''}`,
   ];
   header.push(summary.map((s) => `- ${s}`).join('\n'));
+  if (notRead.length > 0) header.push(notRead.join('\n'));
   const sections: Section[] = [
     {
       title: `Fleet: ${diff.fleet.changes.length} host(s) changed`,
@@ -94,10 +150,7 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
     {
       title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
       lines: [
-        ...diff.policy.changes.map(
-          (c) =>
-            `- ${code(c.target)} from ${code(c.client)}: ${md(c.before)} → **${md(c.after)}**${c.cause === undefined ? '' : ` (${code(c.cause)})`}`,
-        ),
+        ...policyLines(diff),
         ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged
           ? ['- the compiled policy changed']
           : []),
@@ -121,19 +174,5 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
       ],
     },
   ];
-  let text = render(sections, header);
-  // Over the limit: halve the longest section until the comment fits, and say what was cut.
-  for (let round = 0; text.length > limit && round < 64; round++) {
-    const size = (section: Section): number => section.lines.join('\n').length;
-    const longest = sections.reduce((a, b) => (size(b) > size(a) ? b : a));
-    const marker = /^… (\d+) more/.exec(longest.lines[longest.lines.length - 1] ?? '');
-    if (marker !== null) longest.lines.pop();
-    if (longest.lines.length <= 1) break;
-    const keep = Math.max(1, Math.floor(longest.lines.length / 2));
-    const dropped = longest.lines.length - keep + (marker === null ? 0 : Number(marker[1]));
-    longest.lines.splice(keep);
-    longest.lines.push(`… ${dropped} more (run \`labelwise diff --json\` for all)`);
-    text = render(sections, header);
-  }
-  return text.length > limit ? `${text.slice(0, limit - 40)}\n\n… (cut to fit a comment)\n` : text;
+  return fitted(sections, header, limit);
 }
