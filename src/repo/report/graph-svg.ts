@@ -115,16 +115,17 @@ export function placeLabels(graph: ServiceGraph, placed: readonly Placed[]): Lab
   return out;
 }
 
+/** Node colours by what a node is: the report's legend line names them. */
+const FILL: Readonly<Record<string, string>> = {
+  outside: '#eef2f7',
+  platform: '#f3f0fa',
+  public: '#fff4e5',
+  internal: '#eaf6ee',
+};
+
 function nodeSvg(p: Placed): string {
   const { node, x, y } = p;
-  const fill =
-    node.kind === 'outside'
-      ? '#eef2f7'
-      : node.kind === 'platform'
-        ? '#f3f0fa'
-        : node.exposure === 'public'
-          ? '#fff4e5'
-          : '#eaf6ee';
+  const fill = FILL[node.kind === 'service' ? (node.exposure ?? 'internal') : node.kind];
   const vpn = node.egress === 'vpn';
   const marks =
     node.kind === 'service' ? `${node.exposure ?? ''} · egress ${node.egress ?? ''}` : node.kind;
