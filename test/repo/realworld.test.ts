@@ -14,7 +14,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { RepoReader } from '../../src/base/index.js';
 import { loadComposeProject } from '../../src/anchor/index.js';
@@ -59,6 +59,11 @@ function filesOf(key: string, tree: string): string[] {
   return [key];
 }
 
+function defaultFiles(path: string): number {
+  const present = new Set(readdirSync(path));
+  return DEFAULT_COMPOSE_FILES.filter((n) => present.has(n)).length;
+}
+
 function isDirectory(path: string): boolean {
   try {
     return readdirSync(path) !== undefined;
@@ -84,6 +89,7 @@ function labelwiseFacts(tree: string, files: string[]): Record<string, Record<st
 }
 
 const LOADING = /^ANCHOR_(COMPOSE_|INVALID_PROJECT_NAME)/;
+const LABEL_CODES = /^ANCHOR_(INVALID_EXPOSE|UNCLAIMED_BACKEND|PORT_CONFLICT|SCOPE_OVERLAP)/;
 
 for (const name of repositories)
   test(`real-world corpus: ${name}`, async (t) => {
@@ -95,7 +101,15 @@ for (const name of repositories)
       const tree = join(CORPUS, name, commit.folder);
       for (const [key, facts] of Object.entries(commit.compose ?? {})) {
         if (!('services' in facts)) continue;
-        const files = isDirectory(join(tree, key)) ? filesOf(key, tree) : [key];
+        const folder = isDirectory(join(tree, key));
+        // docker-compose 1.x, which recorded the facts, prefers docker-compose.y*ml over
+        // compose.y*ml; labelwise reads as Compose v2 does (docs/review.md). Where a folder holds
+        // both, the two read different files and the facts say nothing about labelwise.
+        if (folder && defaultFiles(join(tree, key)) > 1) continue;
+        const files = folder ? filesOf(key, tree) : [key];
+        // The legacy format (services at the top, no `services:`) only docker-compose 1.x reads;
+        // Compose v2, which labelwise follows, refuses it.
+        if (!files.some((f) => /^services:/m.test(readFileSync(join(tree, f), 'utf8')))) continue;
         // Service names and labels, as docker-compose config printed them (labels by key; the
         // values docker-compose interpolated with an empty environment).
         const mine = labelwiseFacts(tree, files);
@@ -147,13 +161,17 @@ for (const name of repositories)
         before?.compose !== undefined &&
         JSON.stringify(before.compose) === JSON.stringify(after?.compose)
       ) {
+        // Only findings that services and labels decide: a variable warning follows text
+        // docker-compose's services and labels do not show.
+        const labelled = (list: RepoDiff['introduced']): string[] =>
+          list.filter((d) => LABEL_CODES.test(d.code)).map((d) => d.code);
         assert.deepEqual(
-          diff.introduced.map((d) => d.code),
+          labelled(diff.introduced),
           [],
           `${after?.folder}: introduced with no change Compose sees`,
         );
         assert.deepEqual(
-          diff.resolved.map((d) => d.code),
+          labelled(diff.resolved),
           [],
           `${after?.folder}: resolved with no change Compose sees`,
         );
@@ -165,7 +183,10 @@ for (const name of repositories)
     );
     if (skipWithout(t, 'git')) return;
     // The first, a middle and the last pair through git, as a reviewer runs it.
-    await withTempDir('realworld', async (dir) => {
+    await withTempDir('realworld', async (parent) => {
+      // Named as the corpus is, so an unnamed project is named alike on both paths.
+      const dir = join(parent, name);
+      mkdirSync(dir);
       initRepo(dir);
       const shas: string[] = [];
       for (const commit of expected.commits) {
