@@ -48,7 +48,7 @@ export type {
   ComposeService,
   Located,
 } from './check.js';
-export type { AnchorClaims, AnchorStageOptions } from './stage.js';
+export type { AnchorClaims, AnchorStageOptions, ListedProject } from './stage.js';
 export { buildAnchorStage } from './stage.js';
 export {
   checkAnchors,

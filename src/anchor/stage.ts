@@ -11,10 +11,22 @@ import type { Diagnostic, StageResult } from '../base/index.js';
 import { checkComposeProject } from './check.js';
 import type { CheckReport } from './compose/check.js';
 import { findComposeProjects, folderName } from './io/compose-files.js';
+import type { ComposeDiscovery } from './io/compose-files.js';
+
+/** A project as labelwise.yaml lists it: its `-f` files in order, and `-p` when given. */
+export interface ListedProject {
+  /** Repository-relative. */
+  readonly files: readonly string[];
+  readonly name?: string;
+}
 
 export interface AnchorStageOptions {
   /** Repository root that finding paths are relative to. Default: `dir`. */
   readonly root?: string;
+  /** The repository folder's own name when `root` is a copy of it (a revision being diffed). */
+  readonly rootName?: string;
+  /** Projects listed in labelwise.yaml; they replace discovery. */
+  readonly projects?: readonly ListedProject[];
 }
 
 /** The claim table for the HTML report: anchor → backends → entries, per project. */
@@ -31,10 +43,13 @@ export interface AnchorClaims {
       }[];
     }[];
   }[];
+  /** Compose-named files no project reads, with the project read beside them. */
+  readonly notRead?: ComposeDiscovery['notRead'];
 }
 
 /**
- * Runs the anchor check over the Compose projects in `dir` (`compose/` or `compose*.yaml`).
+ * Runs the anchor check over the Compose projects in `dir` (found as `docker compose` with no
+ * `-f` finds them, see compose-files.ts) or over the projects labelwise.yaml lists.
  * Deterministic; never writes files; unreadable files surface as diagnostics.
  */
 export async function buildAnchorStage(
@@ -45,12 +60,17 @@ export async function buildAnchorStage(
   const reader = RepoReader.open(root);
   const folder = reader.inside(resolve(dir)) ?? '.';
   const diagnostics: Diagnostic[] = [];
-  const reports: { files: string[]; report: CheckReport }[] = [];
-  for (const files of findComposeProjects(reader, folder)) {
+  const reports: { files: readonly string[]; report: CheckReport }[] = [];
+  const found: ComposeDiscovery =
+    options.projects === undefined
+      ? findComposeProjects(reader, folder)
+      : { projects: options.projects.map((p) => p.files), notRead: [] };
+  for (const [index, files] of found.projects.entries()) {
     const report = checkComposeProject({
       files,
       fs: reader,
-      directoryName: folderName(reader, posix.dirname(files[0] as string)),
+      directoryName: folderName(reader, posix.dirname(files[0] as string), options.rootName),
+      project: options.projects?.[index]?.name,
     });
     reports.push({ files, report });
     // In a repository with several projects, the object names the project too.
@@ -80,6 +100,7 @@ export async function buildAnchorStage(
         })),
       })),
     })),
+    notRead: found.notRead,
   };
   const sum = (f: (r: CheckReport) => number): number =>
     reports.reduce((n, r) => n + f(r.report), 0);

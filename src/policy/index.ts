@@ -47,6 +47,7 @@ export {
   expectationResultJson,
   explainedCellJson,
   matrixJson,
+  clientClasses,
   computeMatrix,
   expectationDiagnostics,
   explainCell,

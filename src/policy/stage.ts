@@ -91,6 +91,8 @@ export async function buildPolicyStage(
       diagnostics: problems,
       // Who can reach what, for the report's policy section (see docs/policy.md, "Matrix").
       matrix: computeMatrix(model),
+      // For `labelwise diff`, which evaluates two revisions over the same clients.
+      model,
     },
   };
 }

@@ -22,6 +22,11 @@ export interface BuildOptions {
   readonly repo: string;
   /** How the repository is named in the report (`examples/homelab`). */
   readonly name: string;
+  /**
+   * The repository folder's own name when `repo` is a copy of it (a revision `diff` reads into a
+   * temporary folder): a Compose project without `name:` is named after it, as in the repository.
+   */
+  readonly rootName?: string;
   /** Directories never read (the output directory). */
   readonly excluded?: readonly string[];
   /** `--only` and `--skip` from the command line; they win over labelwise.yaml. */
@@ -92,8 +97,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
     only: options.only ?? config.only,
     skip: options.skip ?? config.skip,
   };
-  const parts = detectParts(reader, config.parts);
-  const stages = plannedStages(parts, reader.root, reader).filter((s) =>
+  const parts = detectParts(reader, config.parts, config.composeProjects !== undefined);
+  const compose = {
+    ...(options.rootName !== undefined ? { rootName: options.rootName } : {}),
+    ...(config.composeProjects !== undefined ? { projects: config.composeProjects } : {}),
+  };
+  const stages = plannedStages(parts, reader.root, reader, compose).filter((s) =>
     isSelected(s.module, selection),
   );
   if (stages.length === 0 && configProblems.length === 0) throw nothingToBuild(options, reader);

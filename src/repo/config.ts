@@ -10,10 +10,16 @@
  *   policy: k8s/linkerd
  *   compose: docker
  * skip: [anchor]
+ * compose:
+ *   projects:            # what `docker compose -f … -f …` is run with; replaces discovery
+ *     - files: [docker-compose.yml, docker-compose.prod.yml]
+ *     - files: [stacks/media/compose.yaml]
+ *       name: media      # `-p`, when the stack is run with one
  * ```
  */
 import { formatYamlPath, parseYamlDocument } from '../base/index.js';
 import type { Diagnostic, ModuleName, RepoReader } from '../base/index.js';
+import type { ListedProject } from '../anchor/index.js';
 
 export const CONFIG_FILE = 'labelwise.yaml';
 
@@ -31,6 +37,55 @@ export interface RepoConfig {
   readonly parts: PartPaths;
   readonly only?: readonly ModuleName[];
   readonly skip: readonly ModuleName[];
+  /** Compose projects listed under `compose.projects`. */
+  readonly composeProjects?: readonly ListedProject[];
+}
+
+type Problem = (path: (string | number)[], message: string) => void;
+
+const PROJECTS_SHAPE =
+  '`compose.projects` is a list of `{files: [FILE, …], name?: NAME}`, files relative to the repository root';
+
+/** One entry of `compose.projects`, or undefined (after reporting why) when it is malformed. */
+function listedProject(entry: unknown, at: number, problem: Problem): ListedProject | undefined {
+  const path = ['compose', 'projects', at];
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    problem(path, PROJECTS_SHAPE);
+    return undefined;
+  }
+  const { files, name, ...rest } = entry as Record<string, unknown>;
+  for (const key of Object.keys(rest))
+    problem([...path, key], `unknown key ${JSON.stringify(key)}; expected files or name`);
+  if (
+    !Array.isArray(files) ||
+    files.length === 0 ||
+    !files.every((f) => typeof f === 'string' && isPlainRelative(f))
+  ) {
+    problem([...path, 'files'], PROJECTS_SHAPE);
+    return undefined;
+  }
+  if (name !== undefined && typeof name !== 'string') {
+    problem([...path, 'name'], 'a project name is a string');
+    return undefined;
+  }
+  return { files: files as string[], ...(name !== undefined ? { name } : {}) };
+}
+
+/** `compose:` — only `projects:` so far. */
+function composeProjects(entry: unknown, problem: Problem): ListedProject[] | undefined {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    problem(['compose'], '`compose` must be a mapping with `projects`');
+    return undefined;
+  }
+  const { projects, ...rest } = entry as Record<string, unknown>;
+  for (const key of Object.keys(rest))
+    problem(['compose', key], `unknown key ${JSON.stringify(key)}; expected projects`);
+  if (!Array.isArray(projects)) {
+    problem(['compose', 'projects'], PROJECTS_SHAPE);
+    return undefined;
+  }
+  const listed = projects.map((p, i) => listedProject(p, i, problem));
+  return listed.every((p) => p !== undefined) ? (listed as ListedProject[]) : undefined;
 }
 
 export const PART_KEYS = ['fleet', 'catalog', 'apps', 'policy', 'compose'] as const;
@@ -61,7 +116,12 @@ export function readRepoConfig(reader: RepoReader): {
   config: RepoConfig;
   diagnostics: Diagnostic[];
 } {
-  const config: { parts: Record<string, string>; only?: ModuleName[]; skip: ModuleName[] } = {
+  const config: {
+    parts: Record<string, string>;
+    only?: ModuleName[];
+    skip: ModuleName[];
+    composeProjects?: ListedProject[];
+  } = {
     parts: {},
     skip: [],
   };
@@ -73,7 +133,7 @@ export function readRepoConfig(reader: RepoReader): {
     code: 'BUILD_CONFIG_INVALID',
   });
   if (document === undefined || document.value == null) return { config, diagnostics };
-  const problem = (path: (string | number)[], message: string): void => {
+  const problem: Problem = (path, message) => {
     const at = document.locate(path);
     diagnostics.push({
       severity: 'error',
@@ -87,7 +147,7 @@ export function readRepoConfig(reader: RepoReader): {
   };
   const value = document.value;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problem([], 'labelwise.yaml must be a mapping with `parts`, `only` or `skip`');
+    problem([], 'labelwise.yaml must be a mapping with `parts`, `only`, `skip` or `compose`');
     return { config, diagnostics };
   }
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
@@ -114,7 +174,11 @@ export function readRepoConfig(reader: RepoReader): {
       const parsed = parseModuleList(list, key);
       if (Array.isArray(parsed)) config[key] = parsed;
       else problem([key], parsed.message);
-    } else problem([key], `unknown key ${JSON.stringify(key)}; expected parts, only or skip`);
+    } else if (key === 'compose') {
+      const listed = composeProjects(entry, problem);
+      if (listed !== undefined) config.composeProjects = listed;
+    } else
+      problem([key], `unknown key ${JSON.stringify(key)}; expected parts, only, skip or compose`);
   }
   return { config, diagnostics };
 }

@@ -1,8 +1,8 @@
 /**
  * Finds the parts a repository holds: a fleet (`fleet/`), a catalog (`catalog/`, with rendered
  * `apps/` beside it when checked in), policy YAML (`policy/`), and Compose files with anchors
- * (`compose/` or `compose*.yaml` at the top). A `labelwise.yaml` at the root may name other
- * places (see config.ts). Looks through the repository reader, so a part that is a link leaving
+ * (`compose/`, or Compose files at the top; anchor/io/compose-files.ts says which are read). A
+ * `labelwise.yaml` at the root may name other places and list Compose projects (see config.ts). Looks through the repository reader, so a part that is a link leaving
  * the repository is skipped with a warning, never read.
  */
 import { join } from 'node:path';
@@ -18,8 +18,16 @@ export interface RepoParts {
 
 const COMPOSE_FILE = /^(docker-)?compose.*\.ya?ml$/;
 
-/** The parts present, as absolute directories. `paths` are repository-relative overrides. */
-export function detectParts(reader: RepoReader, paths: PartPaths = {}): RepoParts {
+/**
+ * The parts present, as absolute directories. `paths` are repository-relative overrides;
+ * `listedCompose` says labelwise.yaml lists Compose projects, which makes the root the Compose
+ * part when no folder is named.
+ */
+export function detectParts(
+  reader: RepoReader,
+  paths: PartPaths = {},
+  listedCompose = false,
+): RepoParts {
   const parts: {
     fleet?: string;
     catalog?: { dir: string; apps?: string };
@@ -40,7 +48,8 @@ export function detectParts(reader: RepoReader, paths: PartPaths = {}): RepoPart
   parts.compose = dirAt(paths.compose ?? 'compose');
   if (parts.compose === undefined && paths.compose === undefined) {
     const top = reader.list('', { recursive: false });
-    if (top.some((entry) => COMPOSE_FILE.test(entry.path))) parts.compose = reader.root;
+    if (listedCompose || top.some((entry) => COMPOSE_FILE.test(entry.path)))
+      parts.compose = reader.root;
   }
   for (const key of Object.keys(parts) as (keyof RepoParts)[])
     if (parts[key] === undefined) delete parts[key];

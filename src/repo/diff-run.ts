@@ -2,6 +2,8 @@
  * `labelwise diff` as one call: build both revisions (a revision is read from its committed
  * blobs into a temporary folder, removed afterwards) and compare them; the files of `--out`.
  */
+import { realpathSync } from 'node:fs';
+import { basename } from 'node:path';
 import { LabelwiseError } from '../base/index.js';
 import { runBuild } from './build-run.js';
 import type { BuildRun } from './build-run.js';
@@ -28,9 +30,13 @@ export interface DiffRun {
 }
 
 /** A build of one side, or undefined when that revision holds nothing to build. */
-async function buildSide(dir: string, name: string): Promise<BuildRun | undefined> {
+async function buildSide(
+  dir: string,
+  name: string,
+  rootName?: string,
+): Promise<BuildRun | undefined> {
   try {
-    return await runBuild({ repo: dir, name });
+    return await runBuild({ repo: dir, name, ...(rootName !== undefined ? { rootName } : {}) });
   } catch (error) {
     if (error instanceof LabelwiseError && error.code === 'BUILD_NOTHING_FOUND') return undefined;
     throw error;
@@ -43,7 +49,12 @@ async function side(repo: string, name: string, revision: string): Promise<Side>
   const commit = resolveRevision(location.top, revision);
   const snap = await snapshot(location, commit, repo);
   try {
-    return { revision, commit, build: await buildSide(snap.dir, name) };
+    // The snapshot lies in a temporary folder: name what it holds as the repository is named.
+    return {
+      revision,
+      commit,
+      build: await buildSide(snap.dir, name, basename(realpathSync(repo))),
+    };
   } finally {
     snap.cleanup();
   }

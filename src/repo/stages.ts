@@ -5,6 +5,7 @@
 import { LabelwiseError } from '../base/errors.js';
 import { diagnosticFromError } from '../base/index.js';
 import type { ModuleName, RepoReader, StageResult } from '../base/index.js';
+import type { ListedProject } from '../anchor/index.js';
 import type { RepoParts } from './detect.js';
 
 export interface StageRun {
@@ -21,8 +22,19 @@ interface StageSpec {
   readonly run: () => Promise<StageResult>;
 }
 
+/** What the anchor stage takes beyond the parts: see `AnchorStageOptions`. */
+export interface ComposeOptions {
+  readonly rootName?: string;
+  readonly projects?: readonly ListedProject[];
+}
+
 /** The stages to run for the parts present, in a fixed order. */
-export function plannedStages(parts: RepoParts, root: string, reader: RepoReader): StageSpec[] {
+export function plannedStages(
+  parts: RepoParts,
+  root: string,
+  reader: RepoReader,
+  compose: ComposeOptions = {},
+): StageSpec[] {
   const stages: StageSpec[] = [];
   // Every stage gets the one repository reader (it never leaves the repository and never reads
   // labelwise's output); a stage whose options do not name it yet reads with its own loader.
@@ -60,7 +72,8 @@ export function plannedStages(parts: RepoParts, root: string, reader: RepoReader
     stages.push({
       module: 'anchor',
       dir,
-      run: async () => (await import('../anchor/index.js')).buildAnchorStage(dir, shared),
+      run: async () =>
+        (await import('../anchor/index.js')).buildAnchorStage(dir, { ...shared, ...compose }),
     });
   }
   return stages;

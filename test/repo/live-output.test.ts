@@ -73,8 +73,23 @@ function hostileDiff(): RepoDiff {
       hazards: diags,
     },
     policy: {
-      changes: HOSTILE.map((h) => ({ target: h, client: h, before: h, after: h, cause: h })),
+      changes: HOSTILE.map((h) => ({
+        target: h,
+        client: h,
+        before: h,
+        after: h,
+        cause: h,
+        causeKind: 'authorization' as const,
+      })),
       compiledChanged: true,
+      causes: HOSTILE.map((h) => ({
+        cause: h,
+        kind: 'authorization' as const,
+        cells: 1,
+        targets: [h],
+        clients: [h],
+        transitions: [`${h} → ${h}`],
+      })),
     },
     anchor: {
       changes: HOSTILE.map((h) => ({
@@ -90,6 +105,10 @@ function hostileDiff(): RepoDiff {
     resolved: diags,
     errors: 1,
     changed: true,
+    checked: {
+      modules: [{ module: 'policy', counts: { servers: 1 } }],
+      composeNotRead: HOSTILE.map((h) => ({ file: h, project: [h] })),
+    },
   };
 }
 

@@ -7,45 +7,92 @@ import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { posix } from 'node:path';
 import { RepoReader, compareText, isWithin } from '../../base/index.js';
 
-/** `compose.yaml`, `docker-compose.yml`, `compose.override.yaml`, `compose-prod.yml`, … */
+/** Any file Compose users name with `-f`: `compose.yaml`, `docker-compose.test.yml`, … */
 const COMPOSE_FILE = /^(docker-)?compose([.-][A-Za-z0-9_.-]+)?\.ya?ml$/;
-const BASE_FILE = /^(docker-)?compose\.ya?ml$/;
+/**
+ * What `docker compose` with no `-f` reads in a folder, in its order of preference: the first
+ * base file present, then the first override file present (compose-go `cli/options.go`,
+ * `DefaultFileNames` and `DefaultOverrideFileNames`).
+ */
+export const DEFAULT_COMPOSE_FILES = [
+  'compose.yaml',
+  'compose.yml',
+  'docker-compose.yml',
+  'docker-compose.yaml',
+] as const;
+export const DEFAULT_OVERRIDE_FILES = [
+  'compose.override.yml',
+  'compose.override.yaml',
+  'docker-compose.override.yml',
+  'docker-compose.override.yaml',
+] as const;
 const SKIP = new Set(['.git', 'node_modules']);
 
-/** The Compose files of one folder: the base file first, then the others by name. */
-function inFolder(paths: readonly string[]): string[] {
-  const name = (p: string): string => posix.basename(p);
-  return [...paths].sort(
-    (a, b) =>
-      Number(BASE_FILE.test(name(b))) - Number(BASE_FILE.test(name(a))) ||
-      compareText(name(a), name(b)),
-  );
+/** Compose projects found in a repository, and Compose-named files no project reads. */
+export interface ComposeDiscovery {
+  /** Each project's files, repository-relative, in merge order. */
+  readonly projects: readonly (readonly string[])[];
+  /** Files that look like Compose files but that `docker compose` with no `-f` ignores. */
+  readonly notRead: readonly { readonly file: string; readonly project: readonly string[] }[];
 }
 
 /**
- * Finds Compose projects under the repository folder `dir` for `labelwise build`:
- * `dir/compose*.yaml` (one project) and every folder under `dir/compose/` holding Compose files
- * (one project per folder), as `docker compose` with no `-f` would read `compose.yaml` +
- * `compose.override.yaml`. Paths are repository-relative.
+ * The projects of one folder. With a default file, the project is what `docker compose` with no
+ * `-f` reads (base + override); other Compose-named files there (`docker-compose.test.yml`) are
+ * alternatives or fragments meant for `-f`, so they are not read. Without a default file, every
+ * Compose-named file but an override is a stack of its own, as users run it with
+ * `docker compose -f FILE` (compose-go itself would look in the parent folder instead).
  */
-export function findComposeProjects(reader: RepoReader, dir: string): string[][] {
-  const projects: string[][] = [];
-  const top = reader
-    .list(dir, { recursive: false })
-    .map((e) => e.path)
-    .filter((p) => COMPOSE_FILE.test(posix.basename(p)));
-  if (top.length > 0) projects.push(inFolder(top));
-  const composeDir = dir === '' || dir === '.' ? 'compose' : `${dir}/compose`;
-  if (reader.kind(composeDir) !== 'dir') return projects;
-  const byFolder = new Map<string, string[]>();
-  for (const entry of reader.list(composeDir, { skipDirs: SKIP })) {
-    if (!COMPOSE_FILE.test(posix.basename(entry.path))) continue;
-    const folder = posix.dirname(entry.path);
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), entry.path]);
+export function projectsInFolder(
+  paths: readonly string[],
+): Pick<ComposeDiscovery, 'projects' | 'notRead'> {
+  const byName = new Map(paths.map((p) => [posix.basename(p), p]));
+  const pick = (names: readonly string[]): string | undefined =>
+    names.map((n) => byName.get(n)).find((p) => p !== undefined);
+  const base = pick(DEFAULT_COMPOSE_FILES);
+  const sorted = [...paths].sort(compareText);
+  if (base === undefined) {
+    // An override file only ever amends a base file; alone it is no stack.
+    const isOverride = (p: string): boolean =>
+      (DEFAULT_OVERRIDE_FILES as readonly string[]).includes(posix.basename(p));
+    return {
+      projects: sorted.filter((p) => !isOverride(p)).map((p) => [p]),
+      notRead: sorted.filter(isOverride).map((file) => ({ file, project: [] })),
+    };
   }
-  for (const folder of [...byFolder.keys()].sort(compareText))
-    projects.push(inFolder(byFolder.get(folder) as string[]));
-  return projects;
+  const override = pick(DEFAULT_OVERRIDE_FILES);
+  const project = override === undefined ? [base] : [base, override];
+  const notRead = sorted.filter((p) => !project.includes(p)).map((file) => ({ file, project }));
+  return { projects: [project], notRead };
+}
+
+/**
+ * Finds Compose projects for `labelwise build`, one folder at a time as
+ * {@link projectsInFolder} reads it: at the repository root, the root itself and every folder
+ * under `compose/`; in a Compose part folder (`compose/`, or the one labelwise.yaml names), every
+ * folder under it. Paths are repository-relative; folders come in code point order.
+ */
+export function findComposeProjects(reader: RepoReader, dir: string): ComposeDiscovery {
+  const folders = new Map<string, string[]>();
+  const add = (path: string): void => {
+    if (!COMPOSE_FILE.test(posix.basename(path))) return;
+    const folder = posix.dirname(path);
+    folders.set(folder, [...(folders.get(folder) ?? []), path]);
+  };
+  const atRoot = dir === '' || dir === '.';
+  if (atRoot) {
+    for (const entry of reader.list('', { recursive: false })) add(entry.path);
+    if (reader.kind('compose') === 'dir')
+      for (const entry of reader.list('compose', { skipDirs: SKIP })) add(entry.path);
+  } else for (const entry of reader.list(dir, { skipDirs: SKIP })) add(entry.path);
+  const projects: (readonly string[])[] = [];
+  const notRead: ComposeDiscovery['notRead'][number][] = [];
+  for (const folder of [...folders.keys()].sort(compareText)) {
+    const found = projectsInFolder(folders.get(folder) as string[]);
+    for (const project of found.projects) projects.push(project);
+    for (const file of found.notRead) notRead.push(file);
+  }
+  return { projects, notRead };
 }
 
 /** What `labelwise anchor check FILE…` reads through. */
@@ -73,7 +120,12 @@ export function openCheckInput(paths: readonly string[], cwd: string): CheckInpu
   return { reader, files, directoryName: basename(projectDir) };
 }
 
-/** The name of a repository folder (the root's own name for `.`). */
-export function folderName(reader: RepoReader, folder: string): string {
-  return folder === '.' || folder === '' ? basename(reader.root) : posix.basename(folder);
+/**
+ * The name of a repository folder (the root's own name for `.`). `rootName` stands for the
+ * root's name when the reader reads a copy of the repository (a revision in a temporary folder),
+ * so a project without `name:` is named as `build` names it in the repository itself.
+ */
+export function folderName(reader: RepoReader, folder: string, rootName?: string): string {
+  if (folder !== '.' && folder !== '') return posix.basename(folder);
+  return rootName ?? basename(reader.root);
 }

@@ -174,24 +174,31 @@ function patternsOf(model: PolicyModel): string[] {
 /**
  * The columns for a model: ServiceAccounts its policies name, then per namespace (of the input or
  * named by a policy) its other ServiceAccounts, then any other identity and the unauthenticated.
+ * With `others`, the columns of all the models together: two revisions evaluated over the same
+ * clients, so a cell differs only where a decision does (`labelwise diff`).
  */
-export function clientClasses(model: PolicyModel): ClientClass[] {
+export function clientClasses(
+  model: PolicyModel,
+  ...others: readonly PolicyModel[]
+): ClientClass[] {
   const accounts = new Map<string, Set<string>>();
   const namespaces = new Set<string>();
-  for (const ns of model.resources.namespaces) namespaces.add(ns.meta.name);
-  for (const pod of model.podList) namespaces.add(pod.meta.namespace);
-  for (const pattern of patternsOf(model)) {
-    const parsed = parseIdentity(pattern, model.settings);
-    if (parsed !== undefined) {
-      namespaces.add(parsed.namespace);
-      const set = accounts.get(parsed.namespace) ?? new Set<string>();
-      set.add(parsed.serviceAccount);
-      accounts.set(parsed.namespace, set);
-      continue;
+  for (const m of [model, ...others]) {
+    for (const ns of m.resources.namespaces) namespaces.add(ns.meta.name);
+    for (const pod of m.podList) namespaces.add(pod.meta.namespace);
+    for (const pattern of patternsOf(m)) {
+      const parsed = parseIdentity(pattern, m.settings);
+      if (parsed !== undefined) {
+        namespaces.add(parsed.namespace);
+        const set = accounts.get(parsed.namespace) ?? new Set<string>();
+        set.add(parsed.serviceAccount);
+        accounts.set(parsed.namespace, set);
+        continue;
+      }
+      const reqs = patternRequirements(pattern, m.settings);
+      const ns = reqs?.find((r) => r.key === NAMESPACE)?.values[0];
+      if (ns !== undefined) namespaces.add(ns);
     }
-    const reqs = patternRequirements(pattern, model.settings);
-    const ns = reqs?.find((r) => r.key === NAMESPACE)?.values[0];
-    if (ns !== undefined) namespaces.add(ns);
   }
   const out: ClientClass[] = [];
   const authenticated = is(AUTHENTICATED, 'true');

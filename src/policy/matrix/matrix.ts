@@ -61,6 +61,8 @@ export interface PolicyMatrix {
 export interface MatrixOptions {
   /** Only rows of this namespace. Default: every namespace. */
   namespace?: string;
+  /** The columns, instead of the model's own (`clientClasses(a, b)` compares two models). */
+  clients?: readonly ClientClass[];
 }
 
 const RANK: Record<Reachability, number> = { deny: 0, some: 1, allow: 2 };
@@ -157,7 +159,7 @@ function authorizationsOf(source: RowSource): Authorization[] {
  * route; columns as {@link clientClasses} orders them. Pure.
  */
 export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): PolicyMatrix {
-  const clients = clientClasses(model);
+  const clients = options.clients ?? clientClasses(model);
   const termsCache = new Map<Authorization, ClientTerms>();
   const termsOf = (a: Authorization): ClientTerms => {
     let t = termsCache.get(a);

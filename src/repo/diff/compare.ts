@@ -6,15 +6,30 @@ import { countDiagnostics, sortDiagnostics } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import type { BuildRun } from '../build-run.js';
 import { diffClaims } from './anchor-diff.js';
+import { checkedParts } from './checked.js';
 import { applyHazards, diffFlows, diffManifests } from './catalog-diff.js';
 import { diffFleet, diffFleetData } from './fleet-diff.js';
 import type { RepoDiff } from './model.js';
-import { diffMatrix } from './policy-diff.js';
+import { diffMatrix, groupByCause } from './policy-diff.js';
 
-/** A diagnostic's identity across revisions: lines move when a file is edited, the rest stays. */
-function identity(d: Diagnostic): string {
-  return JSON.stringify([d.severity, d.code, d.module, d.file, d.object, d.message]);
+/** A temporary folder a revision was read into, wherever a message mentions it. */
+const SNAPSHOT_PATH = /[^\s'"`]*labelwise-diff-[A-Za-z0-9]+\/?/g;
+/** A position inside a message (`compose.yaml:12:3`, `line 12`): it moves when a file is edited. */
+const POSITION = /(:\d+){1,2}\b|\b(line|lines|column) \d+(-\d+)?/g;
+
+/** Message text without what moves between revisions of an unchanged finding. */
+export function stableMessage(message: string): string {
+  return message.replace(SNAPSHOT_PATH, '').replace(POSITION, '');
 }
+
+/**
+ * A diagnostic's identity across revisions: lines move when a file is edited and each side is
+ * read from its own temporary folder; the rest stays.
+ */
+export function diagnosticIdentity(d: Diagnostic): string {
+  return JSON.stringify([d.severity, d.code, d.module, d.file, d.object, stableMessage(d.message)]);
+}
+const identity = diagnosticIdentity;
 
 function stageData(build: BuildRun | undefined, module: string): unknown {
   return build?.runs.find((run) => run.module === module)?.result.data;
@@ -48,9 +63,11 @@ export function compareBuilds(from: Side, to: Side): RepoDiff {
     flows: diffFlows(stageData(from.build, 'catalog'), stageData(to.build, 'catalog')),
     hazards: applyHazards(before, after),
   };
+  const flips = diffMatrix(stageData(from.build, 'policy'), stageData(to.build, 'policy'));
   const policy = {
-    changes: diffMatrix(stageData(from.build, 'policy'), stageData(to.build, 'policy')),
+    changes: flips,
     compiledChanged: before['policy/compiled.json'] !== after['policy/compiled.json'],
+    causes: groupByCause(flips),
   };
   const anchor = {
     changes: diffClaims(before, after),
@@ -80,5 +97,6 @@ export function compareBuilds(from: Side, to: Side): RepoDiff {
     // A change that cannot be applied fails the review as an error it introduces would.
     errors: countDiagnostics([...introduced, ...catalog.hazards]).errors,
     changed,
+    checked: checkedParts(to.build),
   };
 }

@@ -45,8 +45,23 @@ export interface MatrixCellChange {
   readonly client: string;
   readonly before: string;
   readonly after: string;
-  /** The authorization that decides the cell after the change (before, when access was lost). */
-  readonly cause?: string;
+  /**
+   * What decides the flip: the authorization that admits after the change (or admitted before
+   * it, when access was lost), or the row itself when the change adds or removes the route.
+   */
+  readonly cause: string;
+  readonly causeKind: 'authorization' | 'route added' | 'route removed';
+}
+
+/** Flips that one object decides: a 31-row list reads as its three causes. */
+export interface PolicyCause {
+  readonly cause: string;
+  readonly kind: MatrixCellChange['causeKind'];
+  readonly cells: number;
+  readonly targets: readonly string[];
+  readonly clients: readonly string[];
+  /** `deny → allow`, … */
+  readonly transitions: readonly string[];
 }
 
 export interface ClaimChange {
@@ -61,6 +76,19 @@ export interface ModuleDiff<T> {
   readonly changes: readonly T[];
 }
 
+/** What the build of the revision after the change read. */
+export interface CheckedParts {
+  readonly modules: readonly {
+    readonly module: string;
+    readonly counts: Readonly<Record<string, number>>;
+  }[];
+  /** Compose-named files no project reads (`docker-compose.test.yml` beside `compose.yaml`). */
+  readonly composeNotRead: readonly {
+    readonly file: string;
+    readonly project: readonly string[];
+  }[];
+}
+
 export interface RepoDiff {
   readonly from: { readonly revision: string; readonly commit?: string };
   readonly to: { readonly revision: string; readonly commit?: string };
@@ -73,6 +101,8 @@ export interface RepoDiff {
   readonly policy: ModuleDiff<MatrixCellChange> & {
     /** Compiled policy files that changed when no matrix is available. */
     readonly compiledChanged: boolean;
+    /** The flips grouped by what decides them, the largest group first. */
+    readonly causes: readonly PolicyCause[];
   };
   readonly anchor: ModuleDiff<ClaimChange> & { readonly overlapsIntroduced: readonly Diagnostic[] };
   /** Diagnostics present after the change and not before, and the ones it resolved. */
@@ -81,4 +111,5 @@ export interface RepoDiff {
   /** Errors the change introduces (present after it, not before). */
   readonly errors: number;
   readonly changed: boolean;
+  readonly checked: CheckedParts;
 }

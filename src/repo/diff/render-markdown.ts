@@ -10,6 +10,7 @@
  */
 import { escapeControl, formatLocation, maxOf } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
+import { checkedSentence } from './checked.js';
 import { fieldLine } from './render-text.js';
 import type { RepoDiff } from './model.js';
 
@@ -69,7 +70,7 @@ function summaryLines(diff: RepoDiff): string {
   const summary = [
     `fleet: ${diff.fleet.changes.length} host(s)`,
     `catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s), ${diff.catalog.hazards.length} hazard(s)`,
-    `policy: ${diff.policy.changes.length} cell(s)`,
+    `policy: ${diff.policy.changes.length} cell(s) from ${diff.policy.causes.length} cause(s)`,
     `anchors: ${diff.anchor.changes.length} claim(s)`,
     `diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved${diff.errors > 0 ? ` — **${diff.errors} error(s) after the change**` : ''}`,
   ];
@@ -104,14 +105,43 @@ function catalogSection(diff: RepoDiff): Section {
   };
 }
 
+/** The policy flips, grouped under the object whose change decides them. */
+function policyLines(diff: RepoDiff): string[] {
+  return diff.policy.causes.flatMap((cause) => [
+    `- ${cause.kind} ${code(cause.cause)}: ${cause.cells} cell(s), ${cause.transitions.map(code).join(', ')}`,
+    ...diff.policy.changes
+      .filter((c) => c.cause === cause.cause && c.causeKind === cause.kind)
+      .map(
+        (c) =>
+          `  - ${code(c.target)} from ${code(c.client)}: ${code(c.before)} → **${code(c.after)}**`,
+      ),
+  ]);
+}
+
+/** Compose-named files no project reads, as list items. */
+function notReadLines(diff: RepoDiff): string[] {
+  return diff.checked.composeNotRead.map(
+    (n) =>
+      `- not read: ${code(n.file)}${n.project.length > 0 ? ` (beside ${n.project.map(code).join(' + ')}; list it in labelwise.yaml to check it)` : ''}`,
+  );
+}
+
+/** "No change", with what was checked, so an empty review still says what it looked at. */
+function noChange(title: string, diff: RepoDiff, notRead: readonly string[]): string {
+  const checked = checkedSentence(diff.checked);
+  const lines = [
+    title,
+    `No change to what reaches what.${checked === undefined ? '' : ` ${checked}`}`,
+  ];
+  if (notRead.length > 0) lines.push(notRead.join('\n'));
+  return `${lines.join('\n\n')}\n`;
+}
+
 function policySection(diff: RepoDiff): Section {
   return {
     title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
     lines: [
-      ...diff.policy.changes.map(
-        (c) =>
-          `- ${code(c.target)} from ${code(c.client)}: ${code(c.before)} → **${code(c.after)}**${c.cause === undefined ? '' : ` (${code(c.cause)})`}`,
-      ),
+      ...policyLines(diff),
       ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged
         ? ['- the compiled policy changed']
         : []),
@@ -166,7 +196,8 @@ function fitToLimit(sections: Section[], header: string[], limit: number): strin
 
 export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOWN_LIMIT): string {
   const title = `### labelwise diff ${code(name)}: ${code(diff.from.revision)} → ${code(diff.to.revision)}`;
-  if (!diff.changed) return `${title}\n\nNo change to what reaches what.\n`;
+  const notRead = notReadLines(diff);
+  if (!diff.changed) return noChange(title, diff, notRead);
   const sections = [
     fleetSection(diff),
     catalogSection(diff),
@@ -174,5 +205,7 @@ export function renderDiffMarkdown(diff: RepoDiff, name: string, limit = MARKDOW
     anchorSection(diff),
     diagnosticsSection(diff),
   ];
-  return fitToLimit(sections, [title, summaryLines(diff)], limit);
+  const header = [title, summaryLines(diff)];
+  if (notRead.length > 0) header.push(notRead.join('\n'));
+  return fitToLimit(sections, header, limit);
 }

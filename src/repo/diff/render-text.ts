@@ -1,5 +1,6 @@
 /** `labelwise diff` as text for a terminal: one section per module, then the diagnostics. */
 import { escapeControl, formatDiagnostic } from '../../base/index.js';
+import { checkedSentence } from './checked.js';
 import type { FieldChange, RepoDiff } from './model.js';
 
 const one = (text: string): string => escapeControl(text, true);
@@ -25,7 +26,9 @@ export function renderDiffText(diff: RepoDiff, name: string): string {
     '',
   ];
   if (!diff.changed) {
-    out.push('No change to what reaches what.');
+    const checked = checkedSentence(diff.checked);
+    out.push(`No change to what reaches what.${checked === undefined ? '' : ` ${checked}`}`);
+    for (const n of diff.checked.composeNotRead) out.push(`  not read: ${one(n.file)}`);
     return `${out.join('\n')}\n`;
   }
   const { fleet, catalog, policy, anchor } = diff;
@@ -56,11 +59,17 @@ export function renderDiffText(diff: RepoDiff, name: string): string {
     out.push('');
   }
   if (policy.changes.length > 0 || policy.compiledChanged) {
-    out.push(`policy: ${policy.changes.length} reachability cell(s) flip`);
-    for (const cell of policy.changes)
-      out.push(
-        `  ~ ${one(cell.target)} from ${one(cell.client)}: ${one(cell.before)} -> ${one(cell.after)}`,
-      );
+    out.push(
+      `policy: ${policy.changes.length} reachability cell(s) flip, from ${policy.causes.length} cause(s)`,
+    );
+    for (const cause of policy.causes) {
+      out.push(`  ${cause.kind} ${one(cause.cause)}: ${cause.cells} cell(s)`);
+      for (const cell of policy.changes)
+        if (cell.cause === cause.cause && cell.causeKind === cause.kind)
+          out.push(
+            `    ~ ${one(cell.target)} from ${one(cell.client)}: ${one(cell.before)} -> ${one(cell.after)}`,
+          );
+    }
     if (policy.changes.length === 0)
       out.push('  the compiled policy changed (policy/compiled.json)');
     out.push('');

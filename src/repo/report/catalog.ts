@@ -1,5 +1,6 @@
 /** The catalog section: each service with its posture, and the service graph as a picture. */
 import type { ServiceGraph } from '../../catalog/index.js';
+import { serviceGraphFigure } from './graph-svg.js';
 import { escapeHtml, table, td } from './html.js';
 
 interface CatalogData {
@@ -44,12 +45,10 @@ export function catalogSection(value: unknown): string {
     rows,
     'The catalog has no services.',
   );
-  // The picture is an <img> of a data URI: an SVG shown that way can run no script at all.
+  // Drawn inline from the graph's data, every text escaped, so labels can be laid out apart.
   const picture =
-    typeof data.serviceGraphSvg === 'string'
-      ? `<h3>Who can reach whom</h3>\n<p class="meta">From the rendered network policies alone: services as nodes, allowed flows as edges.</p>\n<img id="service-graph" class="graph" alt="service graph: ${escapeHtml(
-          `${data.serviceGraph?.nodes.length ?? 0} nodes, ${data.serviceGraph?.edges.length ?? 0} flows`,
-        )}" src="data:image/svg+xml;base64,${Buffer.from(data.serviceGraphSvg, 'utf8').toString('base64')}">`
+    data.serviceGraph !== undefined && data.serviceGraph.nodes.length > 0
+      ? `<h3>Who can reach whom</h3>\n<p class="meta">From the rendered network policies alone: services as nodes, allowed flows as edges. Hover or focus an arrow for its flow.</p>\n<div class="scroll">${serviceGraphFigure(data.serviceGraph)}</div>`
       : '';
   const flows = (data.serviceGraph?.edges ?? []).map((e) => [td(e.from), td(e.to), td(e.ports)]);
   const flowTable =

@@ -16,6 +16,17 @@ export interface TableOptions {
   readonly attributes?: string;
   /** Extra attributes per row, ready-made, in the order of the rows. */
   readonly rowAttributes?: readonly string[];
+  /**
+   * On a narrow screen each row becomes a card, each cell labelled with its column: a wide table
+   * would wrap its long column to a word per line or scroll sideways.
+   */
+  readonly cards?: boolean;
+}
+
+/** The cell with its column's name, for the card layout (`data-label`). */
+function labelled(cell: string, column: string | undefined): string {
+  if (column === undefined) return cell;
+  return cell.replace(/^<(td|th)\b/, (open) => `${open} data-label="${escapeHtml(column)}"`);
 }
 
 /** A table with a header row; `rows` hold ready-made cells. */
@@ -28,10 +39,13 @@ export function table(
 ): string {
   if (rows.length === 0) return `<p id="${id}" class="empty">${escapeHtml(empty)}</p>`;
   const head = header.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
+  const cells = (row: readonly string[]): string =>
+    options.cards === true ? row.map((c, i) => labelled(c, header[i])).join('') : row.join('');
   const body = rows
-    .map((row, i) => `<tr${options.rowAttributes?.[i] ?? ''}>${row.join('')}</tr>`)
+    .map((row, i) => `<tr${options.rowAttributes?.[i] ?? ''}>${cells(row)}</tr>`)
     .join('\n');
-  return `<div class="scroll"><table id="${id}"${options.attributes ?? ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  const cls = options.cards === true ? ' class="cards"' : '';
+  return `<div class="scroll"><table id="${id}"${cls}${options.attributes ?? ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** JSON for a `<script type="application/json">` block: it cannot close the element. */

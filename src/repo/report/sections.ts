@@ -17,7 +17,7 @@ export function summarySection(report: BuildReport): string {
     td(String(m.errors), m.errors > 0 ? 'error' : undefined),
     td(String(m.warnings), m.warnings > 0 ? 'warning' : undefined),
   ]);
-  return `<h2 id="s-summary">Summary</h2>\n${table('summary', ['module', 'input', 'found', 'errors', 'warnings'], rows, 'Nothing to build was found.')}`;
+  return `<h2 id="s-summary">Summary</h2>\n${table('summary', ['module', 'input', 'found', 'errors', 'warnings'], rows, 'Nothing to build was found.', { cards: true })}`;
 }
 
 interface Group {
@@ -74,7 +74,7 @@ export function diagnosticsSection(report: BuildReport, linkBase: string): strin
       td(d.code),
       td(d.object ?? ''),
       locations(g, linkBase),
-      `<td>${message}</td>`,
+      `<td class="message">${message}</td>`,
       `<td><span class="count">${g.all.length}</span></td>`,
     ];
   });
@@ -87,7 +87,7 @@ export function diagnosticsSection(report: BuildReport, linkBase: string): strin
     ['severity', 'module', 'code', 'object', 'where', 'message', 'count'],
     rows,
     'No diagnostics: nothing to fix.',
-    { rowAttributes },
+    { rowAttributes, cards: true },
   );
   return `<h2 id="s-diagnostics">Diagnostics</h2>\n${controls}\n${tagged}`;
 }
@@ -120,10 +120,15 @@ export function anchorSection(claims: AnchorClaims): string {
       }
     }
   }
+  const notRead = (claims.notRead ?? []).map((n) => `<code>${escapeHtml(n.file)}</code>`);
+  const note =
+    notRead.length === 0
+      ? ''
+      : `\n<p class="note" id="compose-not-read">Not read, as <code>docker compose</code> with no <code>-f</code> does not read them (list them under <code>compose.projects</code> in labelwise.yaml to check them): ${notRead.join(', ')}.</p>`;
   return `<h2 id="s-anchors">Anchors: what each one claims</h2>\n${table(
     'anchor-claims',
     ['project', 'anchor', 'scope', 'backend', 'entry', 'backend port'],
     rows,
     'No anchors were found.',
-  )}`;
+  )}${note}`;
 }

@@ -25,5 +25,13 @@ pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;border:1px solid var(--line
 .add{color:var(--ok)}.del{color:var(--err)}
 [hidden]{display:none!important}
 @media (max-width:40rem){body{padding:.6rem .7rem 2rem;font-size:15px}h1{font-size:1.25rem}
- th,td{padding:.25rem .35rem}.hide-narrow{display:none}}
+ th,td{padding:.25rem .35rem}.hide-narrow{display:none}
+ table.cards,table.cards tbody,table.cards tr,table.cards td,table.cards th{display:block;width:auto}
+ table.cards thead{display:none}
+ table.cards tr{border:1px solid var(--line);border-radius:6px;margin:.5rem 0;padding:.4rem .6rem}
+ table.cards td,table.cards th{border:0;padding:.1rem 0;overflow-wrap:anywhere}
+ table.cards td::before,table.cards th::before{content:attr(data-label) " ";color:var(--muted);font-weight:400;font-size:.85em}
+ table.cards td:empty{display:none}
+ table.cards td.message{margin-top:.2rem}
+ table.cards td.message::before{display:block}}
 `;

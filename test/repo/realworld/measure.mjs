@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Time and peak memory of `labelwise diff` across consecutive commits of the real-world corpus:
+// each repository is replayed into a temporary git repository and every pair (or every Nth, with
+// --every N) diffed by the CLI in a child process under /usr/bin/time. Prints one JSON line per
+// repository. Not a test: figures vary with the machine.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const here = import.meta.dirname;
+const bin = join(here, '..', '..', '..', 'bin', 'labelwise.js');
+const every = Number(process.argv[process.argv.indexOf('--every') + 1] || 1);
+const git = (cwd, ...args) =>
+  execFileSync(
+    'git',
+    [
+      '-c',
+      'user.name=corpus',
+      '-c',
+      'user.email=corpus@example.invalid',
+      '-c',
+      'commit.gpgsign=false',
+      ...args,
+    ],
+    { cwd, encoding: 'utf8' },
+  ).trim();
+
+for (const name of readdirSync(here, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort()) {
+  const expected = JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8'));
+  const dir = mkdtempSync(join(tmpdir(), 'labelwise-measure-'));
+  try {
+    git(dir, 'init', '-q', '-b', 'main');
+    const shas = [];
+    for (const c of expected.commits) {
+      git(dir, 'rm', '-rq', '--cached', '--ignore-unmatch', '.');
+      git(dir, 'clean', '-fdxq');
+      cpSync(join(here, name, c.folder), dir, { recursive: true });
+      git(dir, 'add', '-A');
+      git(dir, 'commit', '-q', '--allow-empty', '-m', c.commit);
+      shas.push(git(dir, 'rev-parse', 'HEAD'));
+    }
+    const ms = [];
+    const kb = [];
+    const exits = {};
+    for (let i = 1; i < shas.length; i += every) {
+      const r = spawnSync(
+        '/usr/bin/time',
+        [
+          '-f',
+          '%e %M',
+          process.execPath,
+          bin,
+          'diff',
+          '.',
+          '--from',
+          shas[i - 1],
+          '--to',
+          shas[i],
+          '--json',
+        ],
+        { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 },
+      );
+      const [secs, maxKb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+      ms.push(secs * 1000);
+      kb.push(maxKb);
+      exits[r.status] = (exits[r.status] ?? 0) + 1;
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    console.log(
+      JSON.stringify({
+        name,
+        commits: shas.length,
+        diffs: ms.length,
+        exits,
+        medianMs: Math.round(median(ms)),
+        maxMs: Math.round(Math.max(...ms)),
+        peakRssMiB: Math.round(Math.max(...kb) / 1024),
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
