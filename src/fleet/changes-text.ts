@@ -3,7 +3,7 @@
  * identical are shown once, so one edit to a layer reaching 5,000 hosts is one block. Every
  * value from the repository is escaped (text) or code-quoted (Markdown).
  */
-import { escapeControl } from '../base/index.js';
+import { escapeControl, maxOf } from '../base/index.js';
 import type { FieldChange, HostChanges, ResourceChange } from './changes.js';
 import type { DesiredValue } from './model.js';
 import { shortDigest } from './resolve/digest.js';
@@ -99,7 +99,10 @@ export function formatChangesText(changes: readonly HostChanges[]): string {
 function code(text: string): string {
   const clean = escapeControl(text, true).replace(/\|/g, '\\|');
   if (clean === '') return '';
-  const longest = Math.max(0, ...[...clean.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = maxOf(
+    [...clean.matchAll(/`+/g)].map((m) => m[0].length),
+    0,
+  );
   const fence = '`'.repeat(longest + 1);
   return longest === 0 ? `${fence}${clean}${fence}` : `${fence} ${clean} ${fence}`;
 }

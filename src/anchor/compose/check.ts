@@ -14,7 +14,7 @@
  * overlap or a port conflict names the profiles that make it.
  */
 import { LabelwiseError } from '../../base/errors.js';
-import { compareText, sortDiagnostics } from '../../base/index.js';
+import { compareText, pushAll, sortDiagnostics } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { compile, labelsFrom, matches, overlap } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
@@ -195,7 +195,7 @@ function collectAnchors(
     try {
       const resolved = resolveScope(env);
       anchors.push({ service, scope: resolved.scope, variable: resolved.variable });
-      issues.push(...scopeNotices(service, resolved.scope, resolved.variable));
+      pushAll(issues, scopeNotices(service, resolved.scope, resolved.variable));
     } catch (error) {
       if (!(error instanceof LabelwiseError)) throw error;
       const same =

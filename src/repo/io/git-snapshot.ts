@@ -55,7 +55,7 @@ function notARepository(dir: string, bare: boolean): LabelwiseError {
       : `${escapeControl(dir, true)} is not inside a git repository`,
     {
       hint: bare
-        ? 'run labelwise diff in a clone with a work tree (git clone without --bare)'
+        ? 'run labelwise diff in a clone with a work tree, not one made by `git clone --bare`'
         : 'labelwise diff compares git revisions; run it in a git checkout',
       kind: 'unavailable',
     },

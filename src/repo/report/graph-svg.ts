@@ -6,6 +6,7 @@
  * is drawn as a numbered badge, and the legend below the picture gives every number's ports.
  * Every text is escaped; the picture holds no script and no reference outside itself.
  */
+import { maxOf } from '../../base/index.js';
 import type { GraphEdge, GraphNode, ServiceGraph } from '../../catalog/index.js';
 import { escapeHtml } from './html.js';
 
@@ -164,7 +165,10 @@ export function serviceGraphFigure(graph: ServiceGraph): string {
   const at = new Map(placed.map((p) => [p.node.id, p]));
   const labels = placeLabels(graph, placed);
   const width = 20 + 3 * NODE_W + 2 * COL_GAP + 80;
-  const bottom = Math.max(40, ...placed.map((p) => p.y + NODE_H));
+  const bottom = maxOf(
+    placed.map((p) => p.y + NODE_H),
+    40,
+  );
   const height = bottom + 40;
   const svg = [
     `<svg id="service-graph" class="graph" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="sans-serif" role="img" aria-label="${escapeHtml(`service graph: ${graph.nodes.length} nodes, ${graph.edges.length} flows`)}">`,
