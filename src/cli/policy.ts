@@ -212,18 +212,8 @@ function inputArgument(command: Command): Command {
   return command.argument('[dir]', 'directory or file of Kubernetes YAML (or -f -: stdin)');
 }
 
-export async function run(args: readonly string[], io: CliIO): Promise<number> {
-  const exit = { code: EXIT.ok as number };
-  const program = createProgram(
-    'labelwise policy',
-    'Simulate, lint, compile and map Linkerd-style inbound route policy from Kubernetes YAML.',
-    io,
-  );
-  program.addHelpText(
-    'after',
-    '\nExamples:\n  labelwise policy lint examples/homelab/policy\n  kustomize build overlays/prod | labelwise policy lint -f -\n  labelwise policy authorize examples/homelab/policy --pod booksapp/authors-0 --port 7001 \\\n    --method GET --path /authors/1.json --client-ip 10.1.2.3 \\\n    --identity web.booksapp.serviceaccount.identity.linkerd.cluster.local\n  labelwise policy matrix examples/homelab/policy --namespace booksapp\n',
-  );
-
+/** `policy authorize`: one request, decided step by step. */
+function registerAuthorize(program: Command, io: CliIO, exit: { code: number }): void {
   const authorize = configureSubcommand(inputArgument(program.command('authorize')), io)
     .description('decide one request: which Server and route, which authorization, and why')
     .requiredOption(
@@ -266,7 +256,10 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .action(async (dir: string | undefined, flags: AuthorizeFlags) => {
       exit.code = await authorizeCommand(dir, flags, io);
     });
+}
 
+/** `policy compile` and `policy lint`: the compiled model, and the findings. */
+function registerCompileAndLint(program: Command, io: CliIO, exit: { code: number }): void {
   const compile = configureSubcommand(inputArgument(program.command('compile')), io)
     .description('per pod and port: governing server, protocol, routes and authorizations')
     .option('--pod <ns/name>', 'only this pod (or workload: booksapp/deploy/authors)');
@@ -290,7 +283,22 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     .action(async (dir: string | undefined, flags: SettingsFlags) => {
       exit.code = await lintCommand(dir, flags, io);
     });
+}
 
+export async function run(args: readonly string[], io: CliIO): Promise<number> {
+  const exit = { code: EXIT.ok as number };
+  const program = createProgram(
+    'labelwise policy',
+    'Simulate, lint, compile and map Linkerd-style inbound route policy from Kubernetes YAML.',
+    io,
+  );
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  labelwise policy lint examples/homelab/policy\n  kustomize build overlays/prod | labelwise policy lint -f -\n  labelwise policy authorize examples/homelab/policy --pod booksapp/authors-0 --port 7001 \\\n    --method GET --path /authors/1.json --client-ip 10.1.2.3 \\\n    --identity web.booksapp.serviceaccount.identity.linkerd.cluster.local\n  labelwise policy matrix examples/homelab/policy --namespace booksapp\n',
+  );
+
+  registerAuthorize(program, io, exit);
+  registerCompileAndLint(program, io, exit);
   registerMatrix(program, io, (dir, flags) =>
     matrixCommand(dir, flags, io).then((code) => void (exit.code = code)),
   );
