@@ -11,6 +11,7 @@ import {
   escapeControl,
   isWithin,
   LabelwiseError,
+  checkOutputTarget,
   pushAll,
   RepoReader,
   sortDiagnostics,
@@ -99,6 +100,14 @@ async function render(io: CliIO, dir: string, flags: { out: string; json?: boole
   const { reader, catalog } = openRepository(io, dir);
   const input = readCatalogDir(reader, catalog);
   const outDir = resolvePath(io.cwd, flags.out);
+  const writeOptions = {
+    writer: 'labelwise catalog render',
+    flag: '--out',
+    inputs: [resolvePath(reader.root, catalog)],
+    repositories: [reader.root],
+  };
+  // Refuse a place labelwise never writes to before reading what it holds (`--out /`).
+  await checkOutputTarget(outDir, writeOptions);
   const out = appsLocation(io, reader, flags.out);
   const existing = out === undefined ? {} : readAppsDir(out.reader, out.path, serviceNames(input));
   const result = runCatalog(input, catalogSchemas(), { apps: existing });
@@ -110,14 +119,7 @@ async function render(io: CliIO, dir: string, flags: { out: string; json?: boole
   const ok = counts.errors === 0;
   let written = 0;
   if (ok) {
-    written = (
-      await writeOwnedDirectory(outDir, result.files, {
-        writer: 'labelwise catalog render',
-        flag: '--out',
-        inputs: [resolvePath(reader.root, catalog)],
-        repositories: [reader.root],
-      })
-    ).files;
+    written = (await writeOwnedDirectory(outDir, result.files, writeOptions)).files;
   }
   const services = ok ? result.rendered.map((r) => r.service) : [];
   if (flags.json) {
