@@ -114,9 +114,9 @@ test('affected: outside git, and at a revision without the fleet, the reason is 
   const dir = tempTree({ 'README.md': 'x\n' });
   const git = (...args: string[]): void => gitIn(dir, ...args);
   try {
-    // Exit 3 (could not run), as `labelwise diff` says outside git.
+    // Exit 1 (the folder named is not a repository), as Datum and `labelwise diff` say.
     const outside = await cli('affected', dir, '--from', 'HEAD');
-    assert.equal(outside.code, 3);
+    assert.equal(outside.code, 1);
     assert.match(outside.err, /FLEET_GIT_FAILED: .* is not inside a git repository/);
     git('init', '-q');
     git('add', '.');

@@ -46,12 +46,12 @@ test('a revision that names no commit is DIFF_BAD_REVISION (exit 1)', async (t) 
   });
 });
 
-test('a folder outside any git work tree is DIFF_NOT_A_REPOSITORY (exit 3)', async (t) => {
+test('a folder outside any git work tree is DIFF_NOT_A_REPOSITORY (exit 1)', async (t) => {
   if (skipWithout(t, 'git')) return;
   await withFolder(async (dir) => {
     await writeFile(join(dir, 'compose.yaml'), 'services: {}\n');
     const result = await diffJson(dir, '--from', 'HEAD');
-    assert.equal(result.code, 3);
+    assert.equal(result.code, 1);
     assert.match(result.text, /DIFF_NOT_A_REPOSITORY/);
   });
 });

@@ -55,11 +55,11 @@ test('a shallow clone names fetch-depth: 0; a bare repository says it is bare', 
     assert.match(error.hint, /fetch-depth: 0/);
     git(dir, 'clone', '-q', '--bare', repo, 'bare.git');
     const bare = await cli(join(dir, 'bare.git'), 'diff', '.', '--from', 'HEAD', '--json');
-    assert.equal(bare.code, 3);
+    assert.equal(bare.code, 1);
     assert.equal(JSON.parse(bare.out).diagnostics[0].code, 'DIFF_NOT_A_REPOSITORY');
     assert.match(JSON.parse(bare.out).diagnostics[0].message, /is a bare git repository/);
     const fleet = await cli(join(dir, 'bare.git'), 'fleet', 'affected', '.', '--from', 'HEAD');
-    assert.equal(fleet.code, 3, 'fleet affected exits as diff does');
+    assert.equal(fleet.code, 1, 'fleet affected exits as diff does');
   });
 });
 

@@ -49,7 +49,6 @@ async function locate(dir: string): Promise<{ top: string; prefix: Buffer }> {
       {
         source: { file: dir },
         hint: '`fleet affected` compares git revisions of a fleet kept in git',
-        kind: 'unavailable',
       },
     );
   const prefix = await git(dir, ['rev-parse', '--show-prefix']);

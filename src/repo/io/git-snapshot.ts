@@ -57,7 +57,6 @@ function notARepository(dir: string, bare: boolean): LabelwiseError {
       hint: bare
         ? 'run labelwise diff in a clone with a work tree, not one made by `git clone --bare`'
         : 'labelwise diff compares git revisions; run it in a git checkout',
-      kind: 'unavailable',
     },
   );
 }
