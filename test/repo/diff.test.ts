@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,27 +14,10 @@ import { MARKDOWN_LIMIT } from '../../src/repo/index.js';
 import type { RepoDiff } from '../../src/repo/index.js';
 import { skipWithout } from '../support/capabilities.js';
 import { sarifValidator } from '../support/sarif.js';
+import { git } from '../support/git.js';
 import { editFile } from '../support/temp.js';
 
 const HOMELAB = join(import.meta.dirname, '..', '..', 'examples', 'homelab');
-
-function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync(
-    'git',
-    [
-      '-c',
-      'user.name=labelwise test',
-      '-c',
-      'user.email=test@example.invalid',
-      '-c',
-      'commit.gpgsign=false',
-      ...args,
-    ],
-    { cwd, encoding: 'utf8' },
-  );
-  assert.equal(result.status, 0, result.stderr);
-  return result.stdout.trim();
-}
 
 /** A checkout with two commits; the second touches the fleet, catalog, policy and Compose. */
 async function withHistory(fn: (dir: string) => Promise<void>): Promise<void> {

@@ -3,7 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 
-/** Runs git in `cwd` as a throwaway committer (no signing); fails the test when git fails. */
+/**
+ * Runs git in `cwd` as a throwaway committer (no signing, a fixed date, so every run makes the
+ * same history); fails the test when git fails.
+ */
 export function git(cwd: string, ...args: string[]): string {
   const result = spawnSync(
     'git',
@@ -16,7 +19,15 @@ export function git(cwd: string, ...args: string[]): string {
       'commit.gpgsign=false',
       ...args,
     ],
-    { cwd, encoding: 'utf8' },
+    {
+      cwd,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+        GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+      },
+    },
   );
   assert.equal(result.status, 0, result.stderr);
   return result.stdout.trim();

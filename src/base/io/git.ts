@@ -118,8 +118,11 @@ export function runGit(
       cwd,
       env: gitEnvironment(),
       stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 600_000,
     });
+    // Our own timer, not spawn's `timeout`: that one is left pending when git cannot be started
+    // (ENOENT) and holds the process open for its whole length.
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 600_000);
+    timer.unref();
     const chunks: Buffer[] = [];
     const errors: Buffer[] = [];
     let spawnError: NodeJS.ErrnoException | undefined;
@@ -128,14 +131,15 @@ export function runGit(
     child.on('error', (error: NodeJS.ErrnoException) => (spawnError = error));
     // git may exit before reading all of its input (a bad object); that is reported by status.
     child.stdin.on('error', () => undefined);
-    child.on('close', (status) =>
+    child.on('close', (status) => {
+      clearTimeout(timer);
       resolve({
         status,
         stdout: Buffer.concat(chunks),
         stderr: Buffer.concat(errors).toString('utf8').trim(),
         ...(spawnError === undefined ? {} : { spawnError }),
-      }),
-    );
+      });
+    });
     child.stdin.end(options.input ?? '');
   });
 }

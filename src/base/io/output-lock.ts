@@ -8,6 +8,7 @@
  * boot, from /proc) and the boot id. A holder naming this process's own PID is stale unless this
  * process really holds that lock right now (a token only it knows).
  */
+import { processAlive } from './process-alive.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { link, readFile, rm, writeFile } from 'node:fs/promises';
@@ -56,16 +57,6 @@ export function selfHolder(): Holder {
 
 /** The tokens of the locks and stages this process holds now. */
 const held = new Set<string>();
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether the process a holder names is still the one that took the lock or made the stage. */
 export function holderAlive(holder: Holder): boolean {

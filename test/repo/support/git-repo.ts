@@ -2,35 +2,11 @@
  * A git repository made in a test: write files, commit, and run labelwise on it in process.
  * Commits are made with a fixed author and date so every run makes the same history.
  */
-import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { memoryIO } from '../../../src/cli/io.js';
-import { run } from '../../../src/cli/main.js';
+import { cliIn, git } from '../../support/git.js';
 
-const IDENTITY = [
-  '-c',
-  'user.name=labelwise test',
-  '-c',
-  'user.email=test@example.invalid',
-  '-c',
-  'commit.gpgsign=false',
-];
-
-export function git(cwd: string, ...args: string[]): string {
-  const result = spawnSync('git', [...IDENTITY, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
-      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-    },
-  });
-  assert.equal(result.status, 0, result.stderr);
-  return result.stdout.trim();
-}
+export { git };
 
 export function initRepo(dir: string): void {
   git(dir, 'init', '-q', '-b', 'main');
@@ -57,11 +33,4 @@ export function commitTree(
 }
 
 /** `labelwise ARGS…` in process: exit code, stdout, stderr. */
-export async function labelwise(
-  cwd: string,
-  ...args: string[]
-): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ cwd });
-  const code = await run(args, io);
-  return { code, out: io.out, err: io.err };
-}
+export const labelwise = cliIn;
