@@ -5,8 +5,8 @@
  * laughs"), and a document nested deeper than the limit is refused instead of overflowing the
  * stack.
  */
+import { yamlLibrary } from './yaml-library.js';
 import type { Code } from './codes.js';
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
 import type { Diagnostic } from './diagnostic.js';
 
@@ -69,7 +69,7 @@ export function formatYamlPath(path: readonly (string | number)[]): string {
 }
 
 function keyText(key: unknown): string {
-  return isScalar(key) ? String(key.value) : String(key);
+  return yamlLibrary().isScalar(key) ? String(key.value) : String(key);
 }
 
 /** The child node at `key` of a map or sequence node, and the key node for map entries. */
@@ -77,15 +77,15 @@ function child(
   node: unknown,
   key: string | number,
 ): { node: unknown; keyNode?: unknown } | undefined {
-  if (isAlias(node)) return undefined;
-  if (isMap(node)) {
+  if (yamlLibrary().isAlias(node)) return undefined;
+  if (yamlLibrary().isMap(node)) {
     for (const item of node.items) {
-      if (isPair(item) && keyText(item.key) === String(key))
+      if (yamlLibrary().isPair(item) && keyText(item.key) === String(key))
         return { node: item.value ?? item.key, keyNode: item.key };
     }
     return undefined;
   }
-  if (isSeq(node) && typeof key === 'number') {
+  if (yamlLibrary().isSeq(node) && typeof key === 'number') {
     const item = node.items[key];
     return item === undefined ? undefined : { node: item };
   }
@@ -103,12 +103,12 @@ function depthOf(root: unknown, limit: number): number {
   let deepest = 0;
   while (stack.length > 0) {
     const { node, depth } = stack.pop() as { node: unknown; depth: number };
-    if (!isMap(node) && !isSeq(node)) continue;
+    if (!yamlLibrary().isMap(node) && !yamlLibrary().isSeq(node)) continue;
     const here = depth + 1;
     if (here > deepest) deepest = here;
     if (deepest > limit) return deepest;
     for (const item of node.items as unknown[]) {
-      if (isPair(item)) {
+      if (yamlLibrary().isPair(item)) {
         stack.push({ node: item.key, depth: here });
         stack.push({ node: item.value, depth: here });
       } else stack.push({ node: item, depth: here });
@@ -132,11 +132,14 @@ function mergeKeyAt(doc: Document, position: (offset: number) => Position): Posi
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (isMap(node) || isSeq(node)) {
+    if (yamlLibrary().isMap(node) || yamlLibrary().isSeq(node)) {
       for (const item of node.items as unknown[]) {
-        if (isPair(item)) {
+        if (yamlLibrary().isPair(item)) {
           // With merge keys on, the key's value is a symbol; its source text is `<<`.
-          if (isScalar(item.key) && (item.key.source === '<<' || item.key.value === '<<')) {
+          if (
+            yamlLibrary().isScalar(item.key) &&
+            (item.key.source === '<<' || item.key.value === '<<')
+          ) {
             const offset = rangeStart(item.key);
             if (offset !== undefined) return position(offset);
           }
@@ -186,14 +189,14 @@ export function parseYamlDocuments(text: string, options: YamlOptions): YamlResu
     problem(`the file is ${text.length} characters long, over the limit of ${maxLength}`);
     return { documents: [], diagnostics };
   }
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yamlLibrary().LineCounter)();
   const position = (offset: number): Position => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
   };
   let parsed;
   try {
-    parsed = parseAllDocuments(text, {
+    parsed = yamlLibrary().parseAllDocuments(text, {
       lineCounter,
       prettyErrors: false,
       uniqueKeys: true,
@@ -324,10 +327,10 @@ function hasAlias(root: unknown): boolean {
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (isAlias(node)) return true;
-    if (isMap(node) || isSeq(node)) {
+    if (yamlLibrary().isAlias(node)) return true;
+    if (yamlLibrary().isMap(node) || yamlLibrary().isSeq(node)) {
       for (const item of node.items as unknown[]) {
-        if (isPair(item)) stack.push(item.key, item.value);
+        if (yamlLibrary().isPair(item)) stack.push(item.key, item.value);
         else stack.push(item);
       }
     }
