@@ -116,7 +116,7 @@ test('CLI: service-anchor runs the sidecar; anchord modes not implemented say "n
   });
   assert.equal(code, 0);
   assert.equal(lines[0]?.msg, 'signal received, shutting down');
-  for (const mode of ['dhcp-refresh', 'external-rebinder', 'wrap-rebinder', 'doctor']) {
+  for (const mode of ['dhcp-refresh', 'external-rebinder']) {
     const io = memoryIO({ env: {} });
     assert.equal(await run([mode], io), 1, mode);
     const line = JSON.parse(io.out.trim()) as Record<string, unknown>;
