@@ -11,7 +11,8 @@ import { LabelwiseError, quote } from '../base/errors.js';
 import type { Notice } from './model.js';
 
 /** The modes this implementation runs. */
-export type AnchorMode = 'network-anchor' | 'service-anchor' | 'wrap-rebinder' | 'doctor';
+export type AnchorMode =
+  'network-anchor' | 'service-anchor' | 'wrap-rebinder' | 'external-rebinder' | 'doctor';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -20,12 +21,12 @@ const IMPLEMENTED: readonly AnchorMode[] = [
   'network-anchor',
   'service-anchor',
   'doctor',
+  'external-rebinder',
   'wrap-rebinder',
 ];
 
 /** anchord's other mode names (and older spellings), with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  'external-rebinder': 'reconnect the follower to the recreated network yourself',
   rebinder: 'the mode is called external-rebinder',
   'dhcp-refresh':
     'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',

@@ -13,7 +13,10 @@ import { LabelwiseError, quote } from '../base/errors.js';
 import { hostname } from 'node:os';
 import { DockerDiscovery, dockerClient } from './io/docker-discovery.js';
 import { DockerWrapRebinder } from './io/wrap-rebinder-docker.js';
-import { loadWrapRebinderConfig } from './rebinder/rebinder-config.js';
+import { DockerExternalRebinder } from './io/external-rebinder-docker.js';
+import { ExternalRebinder } from './rebinder/external-rebinder.js';
+import type { ExternalRebinderPort, SettleTimings } from './rebinder/external-rebinder.js';
+import { loadExternalRebinderConfig, loadWrapRebinderConfig } from './rebinder/rebinder-config.js';
 import { WrapRebinder } from './rebinder/wrap-rebinder.js';
 import type { WrapRebinderPort } from './rebinder/wrap-rebinder.js';
 import type { DiscoveryPort } from './io/docker-discovery.js';
@@ -51,6 +54,10 @@ export interface RunOptions {
   readonly resolve?: Resolver;
   /** Replaces the wrap-rebinder's Docker adapter. Default: dockerode on DOCKER_HOST. */
   readonly wrapDocker?: WrapRebinderPort;
+  /** Replaces the external-rebinder's Docker adapter. Default: dockerode on DOCKER_HOST. */
+  readonly externalDocker?: ExternalRebinderPort;
+  /** The external-rebinder's settle timings. Default: anchord's (1 s poll, 3 s quiet, 90 s). */
+  readonly settle?: SettleTimings;
   /** The wrap-rebinder's own container ID. Default: the hostname (Docker sets it to the ID). */
   readonly selfId?: string;
   /** The arguments after `doctor` (its subcommand). */
@@ -100,6 +107,7 @@ export async function runAnchorDaemon(options: RunOptions): Promise<number> {
     const mode = selectMode(options.modeArgument, options.env);
     if (mode === 'service-anchor') return await runServiceAnchor(options);
     if (mode === 'wrap-rebinder') return await runWrapRebinder(options);
+    if (mode === 'external-rebinder') return await runExternalRebinder(options);
     if (mode === 'doctor') return await runDoctor(options);
     return await runNetworkAnchor(options);
   } catch (error) {
@@ -217,6 +225,26 @@ async function runWrapRebinder(options: RunOptions): Promise<number> {
       new DockerWrapRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
     logger,
     selfId: options.selfId ?? hostname(),
+  });
+  const detach = onStopSignal(options, logger, () => rebinder.stop());
+  await rebinder.start();
+  const code = await rebinder.done;
+  detach();
+  await closeServer(server);
+  return code;
+}
+
+async function runExternalRebinder(options: RunOptions): Promise<number> {
+  const { config, notices } = loadExternalRebinderConfig(options.env);
+  const logger = createLogger(config.logLevel, options.write);
+  logNotices(logger, notices);
+  const server = await serveLiveness(config.metrics, options);
+  const rebinder = new ExternalRebinder(config, {
+    docker:
+      options.externalDocker ??
+      new DockerExternalRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
+    logger,
+    ...(options.settle !== undefined ? { settle: options.settle } : {}),
   });
   const detach = onStopSignal(options, logger, () => rebinder.stop());
   await rebinder.start();

@@ -41,7 +41,18 @@ Examples:
 `;
 
 /** anchord's modes this anchor does not implement: recognised, and refused with "not supported". */
-const UNSUPPORTED_MODES = ['dhcp-refresh', 'external-rebinder'];
+const UNSUPPORTED_MODES = ['dhcp-refresh'];
+
+const EXTERNAL_HELP = `
+The sidecar of a follower stack: keeps one container attached to a network name another stack
+recreates. It releases the follower when it is the network's last endpoint (so the other stack's
+network rm can proceed) and reattaches it to the new network ID once that stack has settled.
+  ANCHORD_FOLLOW_NETWORK         the network name to follow (required)
+  ANCHORD_FOLLOW_TARGET          the follower: a service of this Compose project, or a container name (required)
+  ANCHORD_FOLLOW_RESTART         restart the follower after a reattach (default false)
+  ANCHORD_FOLLOW_EVENT_BACKOFF   wait after a network create before probing (default 2s)
+  COMPOSE_PROJECT_NAME, ANCHORD_LOG_LEVEL, ANCHORD_METRICS_ADDR, DOCKER_HOST
+`;
 
 const WRAP_HELP = `
 The sidecar of a wrap-stack: follows every sibling in its own Compose project whose network_mode
@@ -242,7 +253,7 @@ function registerDaemonCommands(
   }
 }
 
-/** `wrap-rebinder` and `doctor`: anchord's sidecar and its one-shot diagnostics. */
+/** `wrap-rebinder`, `external-rebinder` and `doctor`: anchord's sidecars and diagnostics. */
 function registerSidecarCommands(
   program: Command,
   io: CliIO,
@@ -263,6 +274,21 @@ function registerSidecarCommands(
   );
   wrap.action(async () => {
     exit.code = await runDaemon(io, 'wrap-rebinder');
+  });
+  const external = configureSubcommand(
+    program
+      .command('external-rebinder')
+      .description(
+        'Run the external-rebinder sidecar: keep a follower attached to a network another stack recreates.',
+      )
+      .addOption(
+        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
+      )
+      .addHelpText('after', EXTERNAL_HELP),
+    io,
+  );
+  external.action(async () => {
+    exit.code = await runDaemon(io, 'external-rebinder');
   });
   const doctor = configureSubcommand(
     program

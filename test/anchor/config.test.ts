@@ -175,7 +175,7 @@ const errors: {
     code: 'ANCHOR_INVALID_CONFIG',
     env_: 'ANCHORD_MODE',
     message:
-      'unknown mode "magic" (want "network-anchor", "service-anchor", "doctor", or "wrap-rebinder")',
+      'unknown mode "magic" (want "network-anchor", "service-anchor", "doctor", "external-rebinder", or "wrap-rebinder")',
   },
   {
     name: 'service-anchor is not the network anchor configuration',
@@ -185,7 +185,7 @@ const errors: {
   },
   {
     name: 'anchord mode not implemented here',
-    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'external-rebinder' },
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'dhcp-refresh' },
     code: 'ANCHOR_MODE_NOT_SUPPORTED',
     env_: 'ANCHORD_MODE',
   },
