@@ -5,14 +5,20 @@
  */
 import ipaddr from 'ipaddr.js';
 
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const CANONICAL_QUAD = new RegExp(`^${OCTET}\\.${OCTET}\\.${OCTET}\\.${OCTET}$`);
+
 /** A canonical IPv4 address (`a.b.c.d`) or undefined for anything else (including CIDRs). */
 export function validIpv4(text: string | undefined): string | undefined {
   if (text === undefined || text === '' || text.length > 15) return undefined;
-  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
-  const address = ipaddr.IPv4.parse(text);
-  const range = address.range();
-  if (range === 'unspecified' || range === 'broadcast' || range === 'multicast') return undefined;
-  return address.toString();
+  // Canonical dotted quads only (no leading zeros, each part 0-255): the text is then its own
+  // canonical form. This runs for every entry of every render, so it avoids a full parse.
+  const quad = CANONICAL_QUAD.exec(text);
+  if (quad === null) return undefined;
+  const first = Number(quad[1]);
+  // 0.0.0.0/8 unspecified, 224.0.0.0/4 multicast, 255.255.255.255 broadcast.
+  if (first === 0 || (first >= 224 && first <= 239) || text === '255.255.255.255') return undefined;
+  return text;
 }
 
 const REFUSED_V6 = new Set([
