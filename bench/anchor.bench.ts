@@ -139,7 +139,9 @@ async function kernelApply(
     await raw();
     const oursSamples: number[] = [];
     const rawSamples: number[] = [];
-    for (let i = 0; i < 15; i++) {
+    // 31 interleaved pairs: under load a single nft run varies by tens of milliseconds, and the
+    // ratio of the medians needs that many to settle within a few per cent.
+    for (let i = 0; i < 31; i++) {
       oursSamples.push(await timeMs(ours));
       rawSamples.push(await timeMs(raw));
     }
