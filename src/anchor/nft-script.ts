@@ -45,9 +45,12 @@ export interface RenderOptions {
   readonly masqueradeInbound?: boolean;
 }
 
+function validPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
 function checkEntry(entry: DnatEntry): string {
-  const ok = (port: number): boolean => Number.isInteger(port) && port >= 1 && port <= 65535;
-  if (!ok(entry.port) || !ok(entry.backendPort))
+  if (!validPort(entry.port) || !validPort(entry.backendPort))
     throw new Error(`renderNftScript: invalid port in entry ${entry.port}`);
   const address =
     entry.family === 'ipv4' ? validIpv4(entry.address) : validGlobalIpv6(entry.address);
