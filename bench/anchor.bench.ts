@@ -141,9 +141,15 @@ async function kernelApply(
     const rawSamples: number[] = [];
     // 31 interleaved pairs: under load a single nft run varies by tens of milliseconds, and the
     // ratio of the medians needs that many to settle within a few per cent.
+    // The order alternates, so that neither side always runs right after the other's teardown.
     for (let i = 0; i < 31; i++) {
-      oursSamples.push(await timeMs(ours));
-      rawSamples.push(await timeMs(raw));
+      if (i % 2 === 0) {
+        oursSamples.push(await timeMs(ours));
+        rawSamples.push(await timeMs(raw));
+      } else {
+        rawSamples.push(await timeMs(raw));
+        oursSamples.push(await timeMs(ours));
+      }
     }
     const o = stats(oursSamples);
     const h = stats(rawSamples);
