@@ -139,9 +139,17 @@ async function kernelApply(
     await raw();
     const oursSamples: number[] = [];
     const rawSamples: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      oursSamples.push(await timeMs(ours));
-      rawSamples.push(await timeMs(raw));
+    // 31 interleaved pairs: under load a single nft run varies by tens of milliseconds, and the
+    // ratio of the medians needs that many to settle within a few per cent.
+    // The order alternates, so that neither side always runs right after the other's teardown.
+    for (let i = 0; i < 31; i++) {
+      if (i % 2 === 0) {
+        oursSamples.push(await timeMs(ours));
+        rawSamples.push(await timeMs(raw));
+      } else {
+        rawSamples.push(await timeMs(raw));
+        oursSamples.push(await timeMs(ours));
+      }
     }
     const o = stats(oursSamples);
     const h = stats(rawSamples);
@@ -277,6 +285,25 @@ async function eventToRule(
       30_000,
       100,
     );
+    // When each entry reaches the kernel, as nft's own netlink notifications report the commit.
+    // Polling `nft list` instead would spawn a process every few milliseconds and load the very
+    // CPU the anchor's reconcile needs, inflating what it measures.
+    const committedAt = new Map<number, number>();
+    const monitor = lab.spawn('nsenter', [...prefix, 'nft', 'monitor'], {
+      PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+    });
+    let monitorBuffer = '';
+    monitor.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      const now = Date.now();
+      monitorBuffer += chunk;
+      const lines = monitorBuffer.split('\n');
+      monitorBuffer = lines.pop() ?? '';
+      for (const line of lines) {
+        const added = /^add element ip anchord_v4 dnat_tcp \{ (\d+) :/.exec(line);
+        if (added !== null && !committedAt.has(Number(added[1])))
+          committedAt.set(Number(added[1]), now);
+      }
+    });
     // The Docker event's own arrival, as any client of the event stream sees it: the peer the
     // anchor's event-to-rule time is compared with.
     const eventAt = new Map<string, number>();
@@ -321,15 +348,7 @@ async function eventToRule(
         ],
         ['sleep', '3600'],
       );
-      const seenAt = await waitFor(
-        `entry ${port}`,
-        async () =>
-          (await readDnatMap('ipv4', 'tcp', prefix))?.some((e) => e.port === port) === true
-            ? Date.now()
-            : undefined,
-        10_000,
-        2,
-      );
+      const seenAt = await waitFor(`entry ${port}`, () => committedAt.get(port), 10_000, 2);
       const startedAt = Date.parse(
         must('docker', ['inspect', '--format', '{{.State.StartedAt}}', lab.name(`b${i}`)]),
       );

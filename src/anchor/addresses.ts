@@ -5,14 +5,42 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/**
+ * The first part of a canonical dotted quad (four decimal parts 0-255 without leading zeros),
+ * or -1. A character loop: this runs for every entry of every render, where a full parse or a
+ * capturing pattern costs more than the rest of the render together.
+ */
+function canonicalQuadFirst(text: string): number {
+  let parts = 0;
+  let value = 0;
+  let digits = 0;
+  let first = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 46 : text.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || value > 255) return -1;
+      if (parts === 0) first = value;
+      parts++;
+      value = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && value === 0) return -1; // a leading zero
+      value = value * 10 + (c - 48);
+      if (++digits > 3) return -1;
+    } else return -1;
+  }
+  return parts === 4 ? first : -1;
+}
+
 /** A canonical IPv4 address (`a.b.c.d`) or undefined for anything else (including CIDRs). */
 export function validIpv4(text: string | undefined): string | undefined {
   if (text === undefined || text === '' || text.length > 15) return undefined;
-  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
-  const address = ipaddr.IPv4.parse(text);
-  const range = address.range();
-  if (range === 'unspecified' || range === 'broadcast' || range === 'multicast') return undefined;
-  return address.toString();
+  // Canonical only: the text is then its own canonical form.
+  const first = canonicalQuadFirst(text);
+  if (first < 0) return undefined;
+  // 0.0.0.0/8 unspecified, 224.0.0.0/4 multicast, 255.255.255.255 broadcast.
+  if (first === 0 || (first >= 224 && first <= 239) || text === '255.255.255.255') return undefined;
+  return text;
 }
 
 const REFUSED_V6 = new Set([

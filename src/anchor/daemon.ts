@@ -18,7 +18,7 @@ import type { AnchorConfig } from './config.js';
 import { conntrackFlushes } from './conntrack-plan.js';
 import { metricFamily } from './metrics.js';
 import type { AnchorMetrics, TriggerSource } from './metrics.js';
-import type { DnatEntry, Family, Notice, Proto, Snapshot } from './model.js';
+import type { ContainerInfo, DnatEntry, Family, Notice, Proto, Snapshot } from './model.js';
 import { renderDeleteScript, renderNftScript } from './nft-script.js';
 import { plan } from './plan.js';
 
@@ -69,6 +69,10 @@ export class AnchorDaemon {
   private stopped = false;
   private running: Promise<void> | undefined;
   private queued = false;
+  /** Containers whose `start` event arrived since the last reconcile began. */
+  private readonly startedIds = new Set<string>();
+  /** The last full snapshot: a start event's reconcile plans it plus the started container. */
+  private lastSnapshot: Snapshot | undefined;
   private lastOutcome: ReconcileOutcome | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -143,7 +147,10 @@ export class AnchorDaemon {
     try {
       const events = await this.deps.discovery.watch(
         this.config.scope,
-        () => this.trigger('event'),
+        (event) => {
+          if (event?.action === 'start') this.startedIds.add(event.id);
+          this.trigger('event');
+        },
         (error) => {
           this.events = undefined;
           if (this.stopped) return;
@@ -200,7 +207,12 @@ export class AnchorDaemon {
   /** One reconcile: observe, plan, apply when changed, report. */
   private async reconcileOnce(): Promise<ReconcileOutcome> {
     const started = process.hrtime.bigint();
-    const observed = await this.observe();
+    const startedIds = [...this.startedIds];
+    this.startedIds.clear();
+    const fast = startedIds.length > 0 ? await this.observeStarted(startedIds) : undefined;
+    // The fast path saw only the started containers: the full list follows, to confirm it.
+    if (fast !== undefined) this.queued = true;
+    const observed = fast ?? (await this.observe());
     if ('result' in observed) return observed;
     const planned = this.planFor(observed.snapshot, observed.macs);
     if ('result' in planned) return planned;
@@ -232,6 +244,7 @@ export class AnchorDaemon {
       if (this.selfId === undefined)
         this.selfId = (await this.deps.discovery.findSelf(new Set(macs.keys()))).id;
       const snapshot = await this.deps.discovery.snapshot(this.selfId, this.config.scope);
+      this.lastSnapshot = snapshot;
       return { snapshot, macs };
     } catch (error) {
       if (error instanceof LabelwiseError && !FATAL_CODES.has(error.code)) {
@@ -244,6 +257,37 @@ export class AnchorDaemon {
       }
       this.fatal(error);
       return this.failed('fatal');
+    }
+  }
+
+  /**
+   * The last snapshot with the containers just started read by one inspect each, or undefined
+   * to take the full path: no snapshot yet, an adapter without the inspect, a container that
+   * shares another's namespace (its peer would need reading too), or any Docker error (the full
+   * path reports it).
+   */
+  private async observeStarted(
+    ids: readonly string[],
+  ): Promise<{ snapshot: Snapshot; macs: ReadonlyMap<string, string> } | undefined> {
+    const last = this.lastSnapshot;
+    const inspect = this.deps.discovery.inspectContainer?.bind(this.deps.discovery);
+    if (last === undefined || inspect === undefined) return undefined;
+    try {
+      const [macs, ...found] = await Promise.all([
+        this.deps.interfaces(),
+        ...ids.map((id) => inspect(id)),
+      ]);
+      const started = found as (ContainerInfo | undefined)[];
+      if (started.some((c) => c === undefined || c.networkContainer !== undefined))
+        return undefined;
+      const fresh = new Set(started.map((c) => (c as ContainerInfo).id));
+      const containers = [
+        ...last.containers.filter((c) => !fresh.has(c.id)),
+        ...(started as ContainerInfo[]),
+      ];
+      return { snapshot: { ...last, containers }, macs: macs as ReadonlyMap<string, string> };
+    } catch {
+      return undefined;
     }
   }
 

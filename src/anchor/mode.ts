@@ -11,18 +11,23 @@ import { LabelwiseError, quote } from '../base/errors.js';
 import type { Notice } from './model.js';
 
 /** The modes this implementation runs. */
-export type AnchorMode = 'network-anchor' | 'service-anchor';
+export type AnchorMode =
+  'network-anchor' | 'service-anchor' | 'wrap-rebinder' | 'external-rebinder' | 'doctor';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-const IMPLEMENTED: readonly AnchorMode[] = ['network-anchor', 'service-anchor'];
+/** In anchord's order, as its `unknown mode` message lists them. */
+const IMPLEMENTED: readonly AnchorMode[] = [
+  'network-anchor',
+  'service-anchor',
+  'doctor',
+  'external-rebinder',
+  'wrap-rebinder',
+];
 
 /** anchord's other mode names (and older spellings), with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
-  'external-rebinder': 'recreate dependants yourself after the anchor restarts',
-  'wrap-rebinder': 'recreate dependants yourself after the anchor restarts',
-  rebinder: 'recreate dependants yourself after the anchor restarts',
-  doctor: 'use "labelwise anchor check" on the Compose files',
+  rebinder: 'the mode is called external-rebinder',
   'dhcp-refresh':
     'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
   dhcp: 'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
@@ -45,16 +50,18 @@ export function selectMode(
   if (instead !== undefined) {
     throw new LabelwiseError(
       'ANCHOR_MODE_NOT_SUPPORTED',
-      `mode ${quote(text)} is not supported: this anchor implements network-anchor and service-anchor`,
+      `mode ${quote(text)} is not supported: this anchor implements ${IMPLEMENTED.join(', ')}`,
       { source, hint: instead },
     );
   }
   throw new LabelwiseError(
     'ANCHOR_INVALID_CONFIG',
-    `unknown mode ${quote(text)} (want "network-anchor" or "service-anchor")`,
+    `unknown mode ${quote(text)} (want ${IMPLEMENTED.slice(0, -1)
+      .map((m) => quote(m))
+      .join(', ')}, or ${quote(IMPLEMENTED[IMPLEMENTED.length - 1] as string)})`,
     {
       source,
-      hint: 'use network-anchor or service-anchor, as the first argument or in ANCHORD_MODE',
+      hint: `use one of ${IMPLEMENTED.join(', ')}, as the first argument or in ANCHORD_MODE`,
     },
   );
 }

@@ -45,9 +45,12 @@ export interface RenderOptions {
   readonly masqueradeInbound?: boolean;
 }
 
+function validPort(port: number): boolean {
+  return Number.isInteger(port) && port >= 1 && port <= 65535;
+}
+
 function checkEntry(entry: DnatEntry): string {
-  const ok = (port: number): boolean => Number.isInteger(port) && port >= 1 && port <= 65535;
-  if (!ok(entry.port) || !ok(entry.backendPort))
+  if (!validPort(entry.port) || !validPort(entry.backendPort))
     throw new Error(`renderNftScript: invalid port in entry ${entry.port}`);
   const address =
     entry.family === 'ipv4' ? validIpv4(entry.address) : validGlobalIpv6(entry.address);
@@ -56,15 +59,16 @@ function checkEntry(entry: DnatEntry): string {
   return `${entry.port} : ${address} . ${entry.backendPort}`;
 }
 
-function tableBlock(family: Family, entries: readonly DnatEntry[], options: RenderOptions): string {
+/** The checked map elements of one family and protocol, in entry order. */
+type Elements = Readonly<Record<`${Family}/${Proto}`, readonly string[]>>;
+
+function tableBlock(family: Family, byMap: Elements, options: RenderOptions): string {
   const iface = options.extIface;
   const nftFamily = family === 'ipv4' ? 'ip' : 'ip6';
   const table = family === 'ipv4' ? TABLE_V4 : TABLE_V6;
   const addrType = family === 'ipv4' ? 'ipv4_addr' : 'ipv6_addr';
   const map = (proto: Proto): string => {
-    const elements = entries
-      .filter((e) => e.family === family && e.proto === proto)
-      .map(checkEntry);
+    const elements = byMap[`${family}/${proto}`];
     const body =
       elements.length === 0 ? '' : `\n\t\telements = {\n\t\t\t${elements.join(',\n\t\t\t')}\n\t\t}`;
     return `\tmap dnat_${proto} {\n\t\ttype inet_service : ${addrType} . inet_service${body}\n\t}\n`;
@@ -112,7 +116,19 @@ export function renderNftScript(entries: readonly DnatEntry[], options: RenderOp
           : 1
         : a.port - b.port,
   );
-  return `#!/usr/sbin/nft -f\n${tableBlock('ipv4', sorted, options)}${tableBlock('ipv6', sorted, options)}`;
+  // One pass over the entries, not one per map: a render runs on every reconcile.
+  const byMap: Record<`${Family}/${Proto}`, string[]> = {
+    'ipv4/tcp': [],
+    'ipv4/udp': [],
+    'ipv6/tcp': [],
+    'ipv6/udp': [],
+  };
+  for (const entry of sorted) {
+    const bucket = byMap[`${entry.family}/${entry.proto}`] as string[] | undefined;
+    if (bucket === undefined) throw new Error('renderNftScript: unknown family or protocol');
+    bucket.push(checkEntry(entry));
+  }
+  return `#!/usr/sbin/nft -f\n${tableBlock('ipv4', byMap, options)}${tableBlock('ipv6', byMap, options)}`;
 }
 
 /**

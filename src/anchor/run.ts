@@ -9,8 +9,16 @@
  */
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { LabelwiseError } from '../base/errors.js';
-import { DockerDiscovery } from './io/docker-discovery.js';
+import { LabelwiseError, quote } from '../base/errors.js';
+import { hostname } from 'node:os';
+import { DockerDiscovery, dockerClient } from './io/docker-discovery.js';
+import { DockerWrapRebinder } from './io/wrap-rebinder-docker.js';
+import { DockerExternalRebinder } from './io/external-rebinder-docker.js';
+import { ExternalRebinder } from './rebinder/external-rebinder.js';
+import type { ExternalRebinderPort, SettleTimings } from './rebinder/external-rebinder.js';
+import { loadExternalRebinderConfig, loadWrapRebinderConfig } from './rebinder/rebinder-config.js';
+import { WrapRebinder } from './rebinder/wrap-rebinder.js';
+import type { WrapRebinderPort } from './rebinder/wrap-rebinder.js';
 import type { DiscoveryPort } from './io/docker-discovery.js';
 import { startHttpServer } from './io/http-server.js';
 import type { Readiness } from './io/http-server.js';
@@ -18,7 +26,8 @@ import { localInterfacesByMac } from './io/interfaces.js';
 import { NftCli } from './io/nft.js';
 import type { KernelPort } from './io/nft.js';
 import { IpRoutes, resolveHost } from './io/routes.js';
-import { loadConfig } from './config.js';
+import { loadConfig, parseDockerHost } from './config.js';
+import { findStaleNetns, staleNetnsReport } from './rebinder/stale-netns.js';
 import { AnchorDaemon } from './daemon.js';
 import { AnchorMetrics } from './metrics.js';
 import { selectMode } from './mode.js';
@@ -43,6 +52,19 @@ export interface RunOptions {
   readonly routes?: RoutePort;
   /** Replaces the service-anchor's name lookup. Default: the system resolver (Docker DNS). */
   readonly resolve?: Resolver;
+  /** Replaces the wrap-rebinder's Docker adapter. Default: dockerode on DOCKER_HOST. */
+  readonly wrapDocker?: WrapRebinderPort;
+  /** Replaces the external-rebinder's Docker adapter. Default: dockerode on DOCKER_HOST. */
+  readonly externalDocker?: ExternalRebinderPort;
+  /** The external-rebinder's settle timings. Default: anchord's (1 s poll, 3 s quiet, 90 s). */
+  readonly settle?: SettleTimings;
+  /** The wrap-rebinder's own container ID. Default: the hostname (Docker sets it to the ID). */
+  readonly selfId?: string;
+  /** The arguments after `doctor` (its subcommand). */
+  readonly doctorArguments?: readonly string[];
+  /** Human-readable output of `doctor` (stdout); its usage goes to `writeError`. */
+  readonly print?: (text: string) => void;
+  readonly writeError?: (text: string) => void;
   /** Called once the metrics server listens, with its port. */
   readonly onListening?: (port: number) => void;
 }
@@ -84,6 +106,9 @@ export async function runAnchorDaemon(options: RunOptions): Promise<number> {
   try {
     const mode = selectMode(options.modeArgument, options.env);
     if (mode === 'service-anchor') return await runServiceAnchor(options);
+    if (mode === 'wrap-rebinder') return await runWrapRebinder(options);
+    if (mode === 'external-rebinder') return await runExternalRebinder(options);
+    if (mode === 'doctor') return await runDoctor(options);
     return await runNetworkAnchor(options);
   } catch (error) {
     if (!(error instanceof LabelwiseError)) throw error;
@@ -179,6 +204,104 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
   detach();
   await closeServer(server);
   return code;
+}
+
+/** Serves `/healthz` and a `/readyz` that is liveness only, as anchord's rebinder modes do. */
+function serveLiveness(
+  address: { host: string; port: number } | undefined,
+  options: RunOptions,
+): ReturnType<typeof serve> {
+  return serve(address, new AnchorMetrics(), () => ({ live: true }), options);
+}
+
+async function runWrapRebinder(options: RunOptions): Promise<number> {
+  const { config, notices } = loadWrapRebinderConfig(options.env);
+  const logger = createLogger(config.logLevel, options.write);
+  logNotices(logger, notices);
+  const server = await serveLiveness(config.metrics, options);
+  const rebinder = new WrapRebinder(config, {
+    docker:
+      options.wrapDocker ??
+      new DockerWrapRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
+    logger,
+    selfId: options.selfId ?? hostname(),
+  });
+  const detach = onStopSignal(options, logger, () => rebinder.stop());
+  await rebinder.start();
+  const code = await rebinder.done;
+  detach();
+  await closeServer(server);
+  return code;
+}
+
+async function runExternalRebinder(options: RunOptions): Promise<number> {
+  const { config, notices } = loadExternalRebinderConfig(options.env);
+  const logger = createLogger(config.logLevel, options.write);
+  logNotices(logger, notices);
+  const server = await serveLiveness(config.metrics, options);
+  const rebinder = new ExternalRebinder(config, {
+    docker:
+      options.externalDocker ??
+      new DockerExternalRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
+    logger,
+    ...(options.settle !== undefined ? { settle: options.settle } : {}),
+  });
+  const detach = onStopSignal(options, logger, () => rebinder.stop());
+  await rebinder.start();
+  const code = await rebinder.done;
+  detach();
+  await closeServer(server);
+  return code;
+}
+
+const DOCTOR_USAGE = `Usage: anchord doctor <subcommand>
+
+Subcommands:
+  stale-netns   Report dependents in dead network namespaces (issue #9).
+`;
+
+/**
+ * anchord's one-shot `doctor`: no ANCHORD_* configuration, only the Docker API. Without a
+ * subcommand (or with -h/--help) it prints its usage and exits 0; an unknown subcommand or an
+ * extra argument is fatal (exit 1). A report exits 0 whether or not it found victims.
+ */
+async function runDoctor(options: RunOptions): Promise<number> {
+  const args = options.doctorArguments ?? [];
+  const writeError = options.writeError ?? options.write;
+  const first = args[0];
+  if (first === undefined || first === '-h' || first === '--help') {
+    writeError(DOCTOR_USAGE);
+    return 0;
+  }
+  if (first !== 'stale-netns') {
+    writeError(DOCTOR_USAGE);
+    throw new LabelwiseError('ANCHOR_INVALID_CONFIG', `unknown doctor subcommand ${quote(first)}`, {
+      hint: 'the only subcommand is stale-netns',
+    });
+  }
+  if (args.length > 1) {
+    throw new LabelwiseError(
+      'ANCHOR_INVALID_CONFIG',
+      `doctor stale-netns: unexpected arguments [${args.slice(1).join(' ')}]`,
+    );
+  }
+  const endpoint = parseDockerHost(
+    (options.env.DOCKER_HOST ?? '') || 'unix:///var/run/docker.sock',
+  );
+  let all;
+  try {
+    all = await (
+      options.wrapDocker ??
+      new DockerWrapRebinder(dockerClient(endpoint, 30_000), dockerClient(endpoint))
+    ).list();
+  } catch (error) {
+    throw new LabelwiseError(
+      'ANCHOR_DOCKER_UNAVAILABLE',
+      `ContainerList: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  (options.print ?? options.write)(staleNetnsReport(findStaleNetns(all, all)));
+  return 0;
 }
 
 async function runServiceAnchor(options: RunOptions): Promise<number> {

@@ -41,7 +41,39 @@ Examples:
 `;
 
 /** anchord's modes this anchor does not implement: recognised, and refused with "not supported". */
-const UNSUPPORTED_MODES = ['dhcp-refresh', 'external-rebinder', 'wrap-rebinder', 'doctor'];
+const UNSUPPORTED_MODES = ['dhcp-refresh'];
+
+const EXTERNAL_HELP = `
+The sidecar of a follower stack: keeps one container attached to a network name another stack
+recreates. It releases the follower when it is the network's last endpoint (so the other stack's
+network rm can proceed) and reattaches it to the new network ID once that stack has settled.
+  ANCHORD_FOLLOW_NETWORK         the network name to follow (required)
+  ANCHORD_FOLLOW_TARGET          the follower: a service of this Compose project, or a container name (required)
+  ANCHORD_FOLLOW_RESTART         restart the follower after a reattach (default false)
+  ANCHORD_FOLLOW_EVENT_BACKOFF   wait after a network create before probing (default 2s)
+  COMPOSE_PROJECT_NAME, ANCHORD_LOG_LEVEL, ANCHORD_METRICS_ADDR, DOCKER_HOST
+`;
+
+const WRAP_HELP = `
+The sidecar of a wrap-stack: follows every sibling in its own Compose project whose network_mode
+is container:<owner>, and recreates it against container:<owner> when the owner is recreated
+under the same name (Docker resolves the reference only at create). Configuration:
+  COMPOSE_PROJECT_NAME           the wrap-stack's project (required; Compose sets it)
+  ANCHORD_WRAP_POLL_INTERVAL     safety-net recheck (default 30s)
+  ANCHORD_WRAP_RESTART_TIMEOUT   stop timeout of a recreate (default 10s)
+  ANCHORD_LOG_LEVEL, ANCHORD_METRICS_ADDR, DOCKER_HOST   as for the network anchor
+
+Needs the Docker socket with container create, start and remove.
+`;
+
+const DOCTOR_HELP = `
+One-shot diagnostics through the Docker API (DOCKER_HOST); no ANCHORD_* configuration.
+  stale-netns   list containers whose network_mode: container:<ref> names a container that no
+                longer exists, grouped by the gone container, with the Compose command that
+                recreates each
+
+Exit 0 with the report (found or not); 1 when Docker cannot be asked or the subcommand is unknown.
+`;
 
 const SERVICE_HELP = `
 The sidecar a backend shares its network namespace with (network_mode: service:<it>): keeps the
@@ -58,7 +90,11 @@ Example:
   ANCHORD_GATEWAY_HOSTNAME=anchor-ldap labelwise anchor service-anchor
 `;
 
-async function runDaemon(io: CliIO, modeArgument?: string): Promise<number> {
+async function runDaemon(
+  io: CliIO,
+  modeArgument?: string,
+  doctorArguments?: readonly string[],
+): Promise<number> {
   const { runAnchorDaemon } = await import('../anchor/run.js');
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(signal);
@@ -69,6 +105,13 @@ async function runDaemon(io: CliIO, modeArgument?: string): Promise<number> {
       env: io.env,
       ...(modeArgument !== undefined ? { modeArgument } : {}),
       write: (line) => io.stdout(line),
+      ...(doctorArguments !== undefined
+        ? {
+            doctorArguments,
+            print: (text) => io.stdout(text),
+            writeError: (text) => io.stderr(text),
+          }
+        : {}),
       signal: controller.signal,
     });
   } finally {
@@ -198,6 +241,7 @@ function registerDaemonCommands(
   service.action(async () => {
     exit.code = await runDaemon(io, 'service-anchor');
   });
+  registerSidecarCommands(program, io, exit, args);
   for (const mode of UNSUPPORTED_MODES) {
     const refused = configureSubcommand(
       program.command(mode, { hidden: true }).allowUnknownOption().allowExcessArguments(),
@@ -207,6 +251,58 @@ function registerDaemonCommands(
       exit.code = await runDaemon(io, mode);
     });
   }
+}
+
+/** `wrap-rebinder`, `external-rebinder` and `doctor`: anchord's sidecars and diagnostics. */
+function registerSidecarCommands(
+  program: Command,
+  io: CliIO,
+  exit: { code: number },
+  args: readonly string[],
+): void {
+  const wrap = configureSubcommand(
+    program
+      .command('wrap-rebinder')
+      .description(
+        'Run the wrap-rebinder sidecar: recreate container:<owner> siblings when their owner is recreated.',
+      )
+      .addOption(
+        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
+      )
+      .addHelpText('after', WRAP_HELP),
+    io,
+  );
+  wrap.action(async () => {
+    exit.code = await runDaemon(io, 'wrap-rebinder');
+  });
+  const external = configureSubcommand(
+    program
+      .command('external-rebinder')
+      .description(
+        'Run the external-rebinder sidecar: keep a follower attached to a network another stack recreates.',
+      )
+      .addOption(
+        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
+      )
+      .addHelpText('after', EXTERNAL_HELP),
+    io,
+  );
+  external.action(async () => {
+    exit.code = await runDaemon(io, 'external-rebinder');
+  });
+  const doctor = configureSubcommand(
+    program
+      .command('doctor')
+      .description('Diagnose containers left in a dead network namespace (doctor stale-netns).')
+      .argument('[subcommand...]', 'stale-netns')
+      .allowUnknownOption()
+      .addHelpText('after', DOCTOR_HELP),
+    io,
+  );
+  doctor.action(async () => {
+    // Everything after `doctor` is its own, as anchord passes os.Args[2:] on.
+    exit.code = await runDaemon(io, 'doctor', args.slice(args.indexOf('doctor') + 1));
+  });
 }
 
 /** `check`: the static check of a Compose project's anchors. */

@@ -174,7 +174,8 @@ const errors: {
     env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'magic' },
     code: 'ANCHOR_INVALID_CONFIG',
     env_: 'ANCHORD_MODE',
-    message: 'unknown mode "magic" (want "network-anchor" or "service-anchor")',
+    message:
+      'unknown mode "magic" (want "network-anchor", "service-anchor", "doctor", "external-rebinder", or "wrap-rebinder")',
   },
   {
     name: 'service-anchor is not the network anchor configuration',
@@ -184,7 +185,7 @@ const errors: {
   },
   {
     name: 'anchord mode not implemented here',
-    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'wrap-rebinder' },
+    env: { ANCHORD_PROJECT: 'p', ANCHORD_MODE: 'dhcp-refresh' },
     code: 'ANCHOR_MODE_NOT_SUPPORTED',
     env_: 'ANCHORD_MODE',
   },

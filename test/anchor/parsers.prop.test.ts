@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
+import { validIpv4 } from '../../src/anchor/addresses.js';
 import { LabelwiseError } from '../../src/base/errors.js';
 import { loadConfig } from '../../src/anchor/index.js';
 import { parseGoDuration } from '../../src/anchor/duration.js';
@@ -65,6 +67,28 @@ test('property: parseGoDuration never throws and gives positive finite milliseco
         assert.ok(ms === undefined || (Number.isFinite(ms) && ms >= 0));
       },
     ),
+    { numRuns: 3000 },
+  );
+});
+
+test('validIpv4 agrees with ipaddr.js on canonical form and the refused ranges', () => {
+  const part = fc.oneof(
+    fc.integer({ min: 0, max: 300 }).map(String),
+    fc.constantFrom('00', '01', '010', '', ' 1', '-1', 'a', '1e1', '0x1'),
+  );
+  fc.assert(
+    fc.property(fc.array(part, { minLength: 3, maxLength: 5 }), (parts) => {
+      const text = parts.join('.');
+      let want: string | undefined;
+      if (text.length <= 15 && ipaddr.IPv4.isValidFourPartDecimal(text)) {
+        const address = ipaddr.IPv4.parse(text);
+        const range = address.range();
+        want = ['unspecified', 'broadcast', 'multicast'].includes(range)
+          ? undefined
+          : address.toString();
+      }
+      assert.equal(validIpv4(text), want, text);
+    }),
     { numRuns: 3000 },
   );
 });

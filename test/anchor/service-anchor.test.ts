@@ -116,7 +116,7 @@ test('CLI: service-anchor runs the sidecar; anchord modes not implemented say "n
   });
   assert.equal(code, 0);
   assert.equal(lines[0]?.msg, 'signal received, shutting down');
-  for (const mode of ['dhcp-refresh', 'external-rebinder', 'wrap-rebinder', 'doctor']) {
+  for (const mode of ['dhcp-refresh']) {
     const io = memoryIO({ env: {} });
     assert.equal(await run([mode], io), 1, mode);
     const line = JSON.parse(io.out.trim()) as Record<string, unknown>;
@@ -159,7 +159,7 @@ test('CLI: the mode argument wins over ANCHORD_MODE, as anchord selectMode does'
   const viaEnv = memoryIO({ env: { ANCHORD_MODE: 'external-rebinder' } });
   assert.equal(await run(['run'], viaEnv), 1);
   assert.equal(
-    (JSON.parse(viaEnv.out.trim()) as Record<string, unknown>).code,
-    'ANCHOR_MODE_NOT_SUPPORTED',
+    (JSON.parse(viaEnv.out.trim()) as Record<string, unknown>).err,
+    'ANCHORD_FOLLOW_NETWORK must be set in external-rebinder mode',
   );
 });

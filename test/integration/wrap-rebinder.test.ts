@@ -10,7 +10,8 @@ import {
   recreateWithNetworkMode,
 } from '../../src/anchor/io/wrap-rebinder-docker.js';
 import { buildTargetPool, driftedAnchors } from '../../src/anchor/rebinder/wrap-target-pool.js';
-import { TEST_IMAGE, TEST_LABEL, must, sh } from './docker-env.js';
+import { runAnchorDaemon } from '../../src/anchor/run.js';
+import { TEST_IMAGE, TEST_LABEL, must, sh, waitFor } from './docker-env.js';
 
 const run = `lw-modes-${process.pid}`;
 const project = `${run}-wrap`;
@@ -95,4 +96,90 @@ test('wrap-rebinder: a wrap-anchor follows its namespace owner when the owner is
   const rebuilt = buildTargetPool(after, project, '');
   assert.deepEqual(Object.fromEntries(rebuilt.pool), { [owner]: [newAnchorId] });
   assert.deepEqual(driftedAnchors(rebuilt.pool, after), []);
+});
+
+test('wrap-rebinder mode: the running sidecar follows an owner recreated under its name', async (t) => {
+  if (skipWithout(t, 'docker')) return;
+  const owner = `${run}-mode-owner`;
+  const anchor = `${run}-mode-anchor`;
+  const modeProject = `${run}-mode`;
+  const lines: Record<string, unknown>[] = [];
+  const controller = new AbortController();
+  t.after(() => {
+    controller.abort('SIGTERM');
+    sh('docker', ['rm', '-f', owner, anchor]);
+  });
+  const firstOwnerId = startOwner(owner);
+  must('docker', [
+    'run',
+    '-d',
+    '--name',
+    anchor,
+    '--network',
+    `container:${owner}`,
+    '--label',
+    `${TEST_LABEL}=${run}`,
+    '--label',
+    `com.docker.compose.project=${modeProject}`,
+    TEST_IMAGE,
+    'sleep',
+    '600',
+  ]);
+  const firstAnchorId = must('docker', ['inspect', '-f', '{{.Id}}', anchor]);
+  assert.equal(netnsOf(firstAnchorId), netnsOf(firstOwnerId));
+
+  const exit = runAnchorDaemon({
+    env: {
+      COMPOSE_PROJECT_NAME: modeProject,
+      ANCHORD_METRICS_ADDR: '',
+      ANCHORD_LOG_LEVEL: 'debug',
+    },
+    modeArgument: 'wrap-rebinder',
+    selfId: '',
+    write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>),
+    signal: controller.signal,
+  });
+  await waitFor('the rebinder to pool the anchor under its owner', () =>
+    lines.some((l) => l.msg === 'wrap-rebinder: target pool refreshed' && l.targets === 1),
+  );
+
+  // Compose's recreate: the owner goes and comes back under the same name with a new ID.
+  must('docker', ['rm', '-f', owner]);
+  const newOwnerId = startOwner(owner);
+  const newAnchorId = await waitFor(
+    'the anchor to be recreated into the new owner namespace',
+    () => {
+      const id = sh('docker', [
+        'inspect',
+        '-f',
+        '{{.Id}} {{.State.Running}}',
+        anchor,
+      ]).stdout.trim();
+      const [current, running] = id.split(' ');
+      return current !== undefined && current !== firstAnchorId && running === 'true'
+        ? current
+        : undefined;
+    },
+    30_000,
+    100,
+  );
+  assert.equal(netnsOf(newAnchorId), netnsOf(newOwnerId));
+  assert.equal(
+    must('docker', ['inspect', '-f', '{{.HostConfig.NetworkMode}}', newAnchorId]),
+    `container:${newOwnerId}`,
+    'Docker resolved the name passed at create to the new owner',
+  );
+  const followed = lines.find(
+    (l) => l.msg === 'tracked target started, recreating affected wrap-anchors',
+  );
+  assert.equal(followed?.target, owner);
+  assert.deepEqual(followed?.anchors, [firstAnchorId]);
+  const recreated = await waitFor('the recreate to be logged', () =>
+    lines.find((l) => l.msg === 'wrap-rebinder: anchor recreated against live target'),
+  );
+  assert.deepEqual([recreated?.old_id, recreated?.new_id], [firstAnchorId, newAnchorId]);
+
+  controller.abort('SIGTERM');
+  assert.equal(await exit, 0);
+  assert.ok(lines.some((l) => l.msg === 'signal received, shutting down'));
 });

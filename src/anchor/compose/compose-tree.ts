@@ -11,7 +11,8 @@
  *   or an alias inside its own anchor, is refused instead of exhausting memory.
  */
 import { isAlias, isMap, isScalar, isSeq } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+import type { Alias, Document, Scalar, YAMLMap, YAMLSeq, Node as YamlNode } from 'yaml';
+import { pushAll } from '../../base/arrays.js';
 
 /** Where a node was written (1-based). */
 export interface Where {
@@ -92,6 +93,131 @@ export function plainTree(node: TreeNode): unknown {
   return out;
 }
 
+function tagOf(node: YamlNode): Tag | undefined {
+  return node.tag === '!reset' ? 'reset' : node.tag === '!override' ? 'override' : undefined;
+}
+
+/** One document's conversion: the node budget and the aliases being expanded live here. */
+class TreeBuilder {
+  private budget = MAX_NODES;
+  private readonly resolving = new Set<unknown>();
+
+  constructor(
+    private readonly doc: Document,
+    private readonly file: string,
+    private readonly position: (offset: number) => { line: number; column: number },
+  ) {}
+
+  where(node: unknown): Where {
+    const range = (node as YamlNode | null | undefined)?.range;
+    const offset = Array.isArray(range) ? range[0] : 0;
+    return { file: this.file, ...this.position(offset) };
+  }
+
+  build(node: unknown, at: Where): TreeNode {
+    if (--this.budget < 0)
+      throw new TreeError({
+        message: `aliases expand this document past ${MAX_NODES} nodes (a YAML "billion laughs"?)`,
+        where: at,
+      });
+    if (isAlias(node)) return this.alias(node);
+    if (isMap(node)) return this.map(node);
+    if (isSeq(node)) return this.seq(node);
+    if (isScalar(node)) return this.scalar(node, at);
+    return { kind: 'scalar', where: at, value: null };
+  }
+
+  /** A copy of the anchor's node; an alias inside its own anchor is refused. */
+  private alias(node: Alias): TreeNode {
+    const target = node.resolve(this.doc);
+    if (target === undefined)
+      throw new TreeError({ message: `unknown alias *${node.source}`, where: this.where(node) });
+    if (this.resolving.has(target))
+      throw new TreeError({
+        message: `alias *${node.source} refers to the collection that holds it`,
+        where: this.where(node),
+      });
+    this.resolving.add(target);
+    try {
+      return this.build(target, this.where(target));
+    } finally {
+      this.resolving.delete(target);
+    }
+  }
+
+  private map(node: YAMLMap): MapNode {
+    const out: MapNode = { kind: 'map', where: this.where(node), entries: new Map() };
+    const tag = tagOf(node);
+    if (tag !== undefined) out.tag = tag;
+    const sources: MapNode[] = [];
+    for (const pair of node.items) {
+      const keyNode = pair.key;
+      if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === 'object')
+        throw new TreeError({
+          message: 'a mapping key must be a string',
+          where: keyNode === null ? out.where : this.where(keyNode),
+        });
+      const key = String(keyNode.value);
+      const value: TreeNode =
+        pair.value === null
+          ? { kind: 'scalar', where: this.where(keyNode), value: null }
+          : this.build(pair.value, this.where(pair.value));
+      if (key === '<<' && keyNode.type === 'PLAIN') {
+        pushAll(sources, mergeSources(value, isAlias(pair.value)));
+        continue;
+      }
+      out.entries.set(key, { key: this.where(keyNode), value });
+    }
+    // Own keys win, then earlier merge sources over later ones.
+    for (const source of sources) {
+      for (const [key, entry] of source.entries)
+        if (!out.entries.has(key)) out.entries.set(key, entry);
+    }
+    return out;
+  }
+
+  private seq(node: YAMLSeq): SeqNode {
+    const out: SeqNode = {
+      kind: 'seq',
+      where: this.where(node),
+      items: node.items.map((item) => this.build(item, this.where(item))),
+    };
+    const tag = tagOf(node);
+    if (tag !== undefined) out.tag = tag;
+    return out;
+  }
+
+  private scalar(node: Scalar, at: Where): ScalarNode {
+    const raw: unknown = node.value;
+    const value =
+      raw === null || typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean'
+        ? raw
+        : String(raw);
+    const tag = tagOf(node);
+    const out: ScalarNode = {
+      kind: 'scalar',
+      where: at,
+      // Numbers are passed on as parsed (`1.50` is 1.5), as both docker-compose and compose-go do.
+      value: tag === 'reset' && value === '' ? null : value,
+    };
+    if (tag !== undefined) out.tag = tag;
+    return out;
+  }
+}
+
+/** The mappings a merge key (`<<`) names: one, or a list of them (not an aliased list). */
+function mergeSources(value: TreeNode, aliased: boolean): MapNode[] {
+  const list = value.kind === 'seq' && !aliased ? value.items : [value];
+  return list.map((source) => {
+    if (source.kind !== 'map')
+      throw new TreeError({
+        message: 'a merge key (<<) takes a mapping or a list of mappings',
+        where: source.where,
+      });
+    return source;
+  });
+}
+
 /**
  * Builds the tree of one parsed document. Returns undefined for an empty document, and the
  * problems that made the document unusable (a bad merge source, an alias cycle, an expansion
@@ -102,120 +228,15 @@ export function buildTree(
   file: string,
   position: (offset: number) => { line: number; column: number },
 ): { tree?: TreeNode; problems: TreeProblem[] } {
-  let budget = MAX_NODES;
-  const where = (node: unknown): Where => {
-    const range = (node as YamlNode | null | undefined)?.range;
-    const offset = Array.isArray(range) ? range[0] : 0;
-    return { file, ...position(offset) };
-  };
-  const resolving = new Set<unknown>();
-  const tagOf = (node: YamlNode): Tag | undefined =>
-    node.tag === '!reset' ? 'reset' : node.tag === '!override' ? 'override' : undefined;
-
-  const build = (node: unknown, at: Where): TreeNode => {
-    if (--budget < 0)
-      throw new TreeError({
-        message: `aliases expand this document past ${MAX_NODES} nodes (a YAML "billion laughs"?)`,
-        where: at,
-      });
-    if (isAlias(node)) {
-      const target = node.resolve(doc);
-      if (target === undefined)
-        throw new TreeError({ message: `unknown alias *${node.source}`, where: where(node) });
-      if (resolving.has(target))
-        throw new TreeError({
-          message: `alias *${node.source} refers to the collection that holds it`,
-          where: where(node),
-        });
-      resolving.add(target);
-      try {
-        return build(target, where(target));
-      } finally {
-        resolving.delete(target);
-      }
-    }
-    if (isMap(node)) {
-      const out: MapNode = { kind: 'map', where: where(node), entries: new Map() };
-      const tag = tagOf(node);
-      if (tag !== undefined) out.tag = tag;
-      const sources: TreeNode[] = [];
-      for (const pair of node.items) {
-        const keyNode = pair.key;
-        if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === 'object')
-          throw new TreeError({
-            message: 'a mapping key must be a string',
-            where: keyNode === null ? out.where : where(keyNode),
-          });
-        const key = String(keyNode.value);
-        const value: TreeNode =
-          pair.value === null
-            ? { kind: 'scalar', where: where(keyNode), value: null }
-            : build(pair.value, where(pair.value));
-        if (key === '<<' && keyNode.type === 'PLAIN') {
-          const list = value.kind === 'seq' && !isAlias(pair.value) ? value.items : [value];
-          for (const source of list) {
-            if (source.kind !== 'map')
-              throw new TreeError({
-                message: 'a merge key (<<) takes a mapping or a list of mappings',
-                where: source.where,
-              });
-            sources.push(source);
-          }
-          continue;
-        }
-        out.entries.set(key, { key: where(keyNode), value });
-      }
-      // Own keys win, then earlier merge sources over later ones.
-      for (const source of sources) {
-        if (source.kind !== 'map') continue;
-        for (const [key, entry] of source.entries)
-          if (!out.entries.has(key)) out.entries.set(key, entry);
-      }
-      return out;
-    }
-    if (isSeq(node)) {
-      const out: SeqNode = {
-        kind: 'seq',
-        where: where(node),
-        items: node.items.map((item) => build(item, where(item))),
-      };
-      const tag = tagOf(node);
-      if (tag !== undefined) out.tag = tag;
-      return out;
-    }
-    if (isScalar(node)) {
-      const raw: unknown = node.value;
-      const value =
-        raw === null ||
-        typeof raw === 'string' ||
-        typeof raw === 'number' ||
-        typeof raw === 'boolean'
-          ? raw
-          : String(raw);
-      const out: ScalarNode = {
-        kind: 'scalar',
-        where: at,
-        // Numbers are passed on as parsed (`1.50` is 1.5), as both docker-compose and compose-go do.
-        value: tagOf(node) === 'reset' && value === '' ? null : value,
-      };
-      const tag = tagOf(node);
-      if (tag !== undefined) out.tag = tag;
-      return out;
-    }
-    return { kind: 'scalar', where: at, value: null };
-  };
-
   if (doc.contents === null) return { problems: [] };
+  const builder = new TreeBuilder(doc, file, position);
+  const top = builder.where(doc.contents);
   try {
-    return { tree: build(doc.contents, where(doc.contents)), problems: [] };
+    return { tree: builder.build(doc.contents, top), problems: [] };
   } catch (error) {
     if (error instanceof TreeError) return { problems: [error.problem] };
     if (error instanceof RangeError)
-      return {
-        problems: [
-          { message: 'the document nests too deeply to read', where: where(doc.contents) },
-        ],
-      };
+      return { problems: [{ message: 'the document nests too deeply to read', where: top }] };
     throw error;
   }
 }

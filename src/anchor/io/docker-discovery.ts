@@ -12,6 +12,7 @@ import type { Labels, Selector } from '../../selector/index.js';
 import type { DockerEndpoint } from '../config.js';
 import { EXPOSE_LABEL } from '../expose.js';
 import type { ContainerInfo, NetworkAttachment, SelfInfo, Snapshot } from '../model.js';
+import { onJsonLines } from './wrap-rebinder-docker.js';
 
 /** What the daemon needs from Docker; the real implementation is {@link DockerDiscovery}. */
 export interface DiscoveryPort {
@@ -19,12 +20,26 @@ export interface DiscoveryPort {
   findSelf(localMacs: ReadonlySet<string>): Promise<SelfInfo>;
   /** One consistent view: self (re-read) plus the scoped, running containers and their peers. */
   snapshot(selfId: string, scope: Selector): Promise<Snapshot>;
-  /** Calls `onEvent` for each container event in scope until `stop()`; `onEnd` when the stream ends or fails. */
+  /**
+   * Calls `onEvent` for each container event in scope until `stop()`, with the event's action
+   * and container ID when it could be read; `onEnd` when the stream ends or fails.
+   */
   watch(
     scope: Selector,
-    onEvent: () => void,
+    onEvent: (event?: ContainerEvent) => void,
     onEnd: (error: unknown) => void,
   ): Promise<{ stop(): void }>;
+  /**
+   * One container as the scoped list would report it, read by ID (one inspect); undefined when
+   * it is not running. Lets a `start` event be planned without listing everything again.
+   */
+  inspectContainer?(id: string): Promise<ContainerInfo | undefined>;
+}
+
+/** What a Docker container event says: its action (`start`, `die`, …) and the container. */
+export interface ContainerEvent {
+  readonly action: string;
+  readonly id: string;
 }
 
 type Json = Record<string, unknown>;
@@ -148,21 +163,23 @@ export class DockerDiscovery implements DiscoveryPort {
   }
 
   async snapshot(selfId: string, scope: Selector): Promise<Snapshot> {
-    let selfInfo: Json;
-    try {
-      selfInfo = (await this.docker.getContainer(selfId).inspect()) as unknown as Json;
-    } catch (error) {
-      throw unavailable('inspecting the anchor container', error);
-    }
     const filters = toDockerFilters(scope);
-    let list: Json[];
-    try {
-      list = (await this.docker.listContainers({
-        filters: { status: ['running'], label: [...filters.server.label, EXPOSE_LABEL] },
-      })) as unknown as Json[];
-    } catch (error) {
-      throw unavailable('listing containers', error);
-    }
+    // Both requests at once: an event's reconcile waits for one round trip to the engine, not two.
+    const [selfInfo, list] = (await Promise.all(
+      [
+        this.docker.getContainer(selfId).inspect() as Promise<unknown> as Promise<Json>,
+        this.docker.listContainers({
+          filters: { status: ['running'], label: [...filters.server.label, EXPOSE_LABEL] },
+        }) as Promise<unknown> as Promise<Json[]>,
+      ].map((request, i) =>
+        request.catch((error: unknown) => {
+          throw unavailable(
+            i === 0 ? 'inspecting the anchor container' : 'listing containers',
+            error,
+          );
+        }),
+      ),
+    )) as [Json, Json[]];
     const containers: ContainerInfo[] = [];
     const peers = new Set<string>();
     for (const item of list) {
@@ -180,22 +197,49 @@ export class DockerDiscovery implements DiscoveryPort {
       });
     }
     const networkPeers: Record<string, NetworkAttachment[]> = Object.create(null);
-    for (const peer of [...peers].sort()) {
-      try {
-        const info = (await this.docker.getContainer(peer).inspect()) as unknown as Json;
-        networkPeers[peer] = networksOf(info.NetworkSettings);
-      } catch (error) {
-        if (statusOf(error) !== 404)
-          throw unavailable(`inspecting network peer ${quote(peer)}`, error);
-        networkPeers[peer] = [];
-      }
-    }
+    const sortedPeers = [...peers].sort();
+    const peerNetworks = await Promise.all(
+      sortedPeers.map(async (peer) => {
+        try {
+          const info = (await this.docker.getContainer(peer).inspect()) as unknown as Json;
+          return networksOf(info.NetworkSettings);
+        } catch (error) {
+          if (statusOf(error) !== 404)
+            throw unavailable(`inspecting network peer ${quote(peer)}`, error);
+          return [];
+        }
+      }),
+    );
+    sortedPeers.forEach((peer, i) => (networkPeers[peer] = peerNetworks[i] ?? []));
     return { self: this.selfFrom(selfInfo), containers, networkPeers };
+  }
+
+  async inspectContainer(id: string): Promise<ContainerInfo | undefined> {
+    let info: Json;
+    try {
+      info = (await this.docker.getContainer(id).inspect()) as unknown as Json;
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw unavailable(`inspecting container ${quote(id)}`, error);
+    }
+    if (obj(info.State).Running !== true) return undefined;
+    const networkContainer = networkContainerOf(str(obj(info.HostConfig).NetworkMode));
+    const createdMs = Date.parse(str(info.Created));
+    return {
+      id: str(info.Id),
+      name: str(info.Name).replace(/^\//, ''),
+      // The list reports whole seconds: the same resolution, so a conflict's winner never
+      // depends on which path read the container.
+      created: Number.isFinite(createdMs) ? Math.floor(createdMs / 1000) * 1000 : 0,
+      labels: labelsOf(obj(info.Config).Labels),
+      networks: networksOf(info.NetworkSettings),
+      ...(networkContainer !== undefined ? { networkContainer } : {}),
+    };
   }
 
   async watch(
     scope: Selector,
-    onEvent: () => void,
+    onEvent: (event?: ContainerEvent) => void,
     onEnd: (error: unknown) => void,
   ): Promise<{ stop(): void }> {
     // Without the expose label: a container relabelled to drop it must still trigger a reconcile.
@@ -216,10 +260,11 @@ export class DockerDiscovery implements DiscoveryPort {
       ended = true;
       if (!stopped) onEnd(error);
     };
-    stream.on('data', () => {
-      // Each chunk is one or more JSON events; their content does not matter, only that
-      // something in scope changed: the reconcile reads the full state anyway.
-      if (!stopped) onEvent();
+    onJsonLines(stream, (event) => {
+      if (stopped) return;
+      const action = str(event.Action) || str(event.status);
+      const id = str(obj(event.Actor).ID) || str(event.id);
+      onEvent(action !== '' && id !== '' ? { action, id } : undefined);
     });
     stream.on('error', (error: unknown) => end(error));
     stream.on('end', () => end(new Error('event stream ended')));

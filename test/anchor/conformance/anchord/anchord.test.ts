@@ -242,7 +242,7 @@ test(
     const { fatal } = iface.logLine;
     assert.equal(lines[0]?.level, fatal.level);
     assert.equal(lines[0]?.msg, fatal.msg);
-    assert.match(String(lines[0]?.[fatal.errorKey]), /not supported/);
+    assert.match(String(lines[0]?.[fatal.errorKey]), /^COMPOSE_PROJECT_NAME must be set/);
   },
 );
 
