@@ -20,6 +20,7 @@ import type { KernelPort } from './io/nft.js';
 import { IpRoutes, resolveHost } from './io/routes.js';
 import { loadConfig } from './config.js';
 import { AnchorDaemon } from './daemon.js';
+import { DhcpOnOutside } from './dhcp/io/on-outside.js';
 import { AnchorMetrics } from './metrics.js';
 import { selectMode } from './mode.js';
 import type { Notice } from './model.js';
@@ -157,12 +158,15 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
   );
 
   const metrics = new AnchorMetrics();
+  const dhcp =
+    config.dhcp === undefined ? undefined : new DhcpOnOutside(config.dhcp, logger, metrics);
   const daemon = new AnchorDaemon(config, {
     discovery: options.discovery ?? new DockerDiscovery(config.docker),
     kernel: options.kernel ?? new NftCli(),
     interfaces: localInterfacesByMac,
     logger,
     metrics,
+    ...(dhcp !== undefined ? { onOutside: (iface: string) => dhcp.outside(iface) } : {}),
   });
   const server = await serve(
     config.metrics,
@@ -173,10 +177,13 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
     },
     options,
   );
-  const detach = onStopSignal(options, logger, () => daemon.stop());
+  const detach = onStopSignal(options, logger, async () => {
+    await Promise.all([daemon.stop(), dhcp?.stop()]);
+  });
   await daemon.start();
   const code = await daemon.done;
   detach();
+  await dhcp?.stop();
   await closeServer(server);
   return code;
 }

@@ -4,6 +4,7 @@
  */
 import { LabelwiseError, quote } from '../../base/errors.js';
 import type { Selector } from '../../selector/index.js';
+import { validGlobalIpv6, validIpv4 } from '../addresses.js';
 import { parseGoDuration } from '../duration.js';
 import { dhcpHostname } from './identity.js';
 
@@ -12,6 +13,11 @@ export interface DhcpConfig {
   readonly hostname: string;
   /** `ANCHORD_DHCP_BACKOFF_MAX` (default 5 min): the longest wait between two attempts. */
   readonly backoffMaxMs: number;
+  /**
+   * `ANCHORD_EXT_GATEWAY_IP`'s IPv4 address: the outside default route until a lease names a
+   * router (option 3 wins, as in anchord's extroute). Its IPv6 address is accepted and unused.
+   */
+  readonly gatewayPin?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -47,5 +53,30 @@ export function loadDhcpConfig(env: Env, scope: Selector | undefined): DhcpConfi
       `invalid ANCHORD_DHCP_BACKOFF_MAX ${quote(text)}: expected a positive duration up to 24 days`,
       'seconds (300) or a duration like 5m',
     );
-  return { hostname, backoffMaxMs };
+  const gatewayPin = gatewayPinOf((env.ANCHORD_EXT_GATEWAY_IP ?? '').trim());
+  return { hostname, backoffMaxMs, ...(gatewayPin !== undefined ? { gatewayPin } : {}) };
+}
+
+/** At most one IPv4 and one IPv6 address, comma-separated (anchord's gateway-list grammar). */
+function gatewayPinOf(text: string): string | undefined {
+  let v4: string | undefined;
+  let v6 = false;
+  for (const item of text.split(',').map((s) => s.trim())) {
+    if (item === '') continue;
+    const ipv4 = validIpv4(item);
+    if (ipv4 !== undefined) {
+      if (v4 !== undefined)
+        fail('ANCHORD_EXT_GATEWAY_IP', 'ANCHORD_EXT_GATEWAY_IP lists more than one IPv4 address');
+      v4 = ipv4;
+    } else if (validGlobalIpv6(item) !== undefined) {
+      if (v6)
+        fail('ANCHORD_EXT_GATEWAY_IP', 'ANCHORD_EXT_GATEWAY_IP lists more than one IPv6 address');
+      v6 = true;
+    } else
+      fail(
+        'ANCHORD_EXT_GATEWAY_IP',
+        `ANCHORD_EXT_GATEWAY_IP=${quote(item.slice(0, 64))} is not a valid IP`,
+      );
+  }
+  return v4;
 }
