@@ -83,6 +83,13 @@ export class IpAddressing implements AddressingPort {
   async configure(iface: string, lease: Lease): Promise<void> {
     const cidr = `${address(lease.address)}/${lease.prefixLength}`;
     const lft = lifetime(lease);
+    // The others go first: deleting a primary address takes its subnet's secondaries with it
+    // (unless promote_secondaries is on, which a container cannot set), and the lease would be
+    // a secondary of Docker's bootstrap address. As in anchord, the lease replaces that address.
+    for (const other of await this.addresses(iface)) {
+      if (other === cidr) continue;
+      await this.ip(['-4', 'addr', 'del', other, 'dev', device(iface)], /Cannot assign/i);
+    }
     await this.ip([
       '-4',
       'addr',
@@ -95,11 +102,6 @@ export class IpAddressing implements AddressingPort {
       'preferred_lft',
       lft,
     ]);
-    for (const other of await this.addresses(iface)) {
-      if (other === cidr) continue;
-      // The bootstrap address Docker assigned goes, as in anchord: the lease replaces it.
-      await this.ip(['-4', 'addr', 'del', other, 'dev', device(iface)], /Cannot assign/i);
-    }
   }
 
   async unconfigure(iface: string, lease: Lease): Promise<void> {

@@ -47,6 +47,7 @@ export class DhcpSupervisor {
   private timer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
+  private routedVia: string | undefined;
 
   constructor(
     private readonly iface: string,
@@ -100,6 +101,8 @@ export class DhcpSupervisor {
       const result = step(this.state, event, this.settings);
       const before = this.state;
       this.state = result.state;
+      if (before.kind !== result.state.kind)
+        this.deps.logger.debug({ from: before.kind, to: result.state.kind }, 'dhcp client state');
       for (const action of result.actions) await this.perform(action, before);
       this.schedule();
     });
