@@ -39,9 +39,19 @@ export interface ClientSettings {
   readonly exchangeTimeoutMs: number;
   /** First retransmission delay; doubles up to 64 s (RFC 2131 §4.1). */
   readonly retransmitMs: number;
+  /**
+   * The longest wait between two renewal (or rebinding) requests. RFC 2131 §4.4.5 waits half
+   * the time left, which is most of an hour on a day-long lease; the cap bounds how long a
+   * server that came back goes unnoticed.
+   */
+  readonly renewRetryMaxMs: number;
 }
 
-export const DEFAULT_TIMING = { exchangeTimeoutMs: 30_000, retransmitMs: 4000 } as const;
+export const DEFAULT_TIMING = {
+  exchangeTimeoutMs: 30_000,
+  retransmitMs: 4000,
+  renewRetryMaxMs: 60_000,
+} as const;
 const FIRST_BACKOFF_MS = 1000;
 const LONGEST_RETRANSMIT_MS = 64_000;
 
@@ -76,6 +86,8 @@ export type ClientState =
       readonly attempts: number;
       readonly backoffMs: number;
       readonly until: number;
+      /** How long this back-off waits (`until` minus the failure's time). */
+      readonly waitMs: number;
     }
   | { readonly kind: 'stopped' };
 
@@ -203,12 +215,14 @@ function fail(
   s: ClientSettings,
   extra: readonly ClientAction[] = [],
 ): StepResult {
+  const waitMs = Math.min(state.backoffMs, s.backoffMaxMs);
   return {
     state: {
       kind: 'backoff',
       attempts: state.attempts,
       backoffMs: Math.min(state.backoffMs * 2, s.backoffMaxMs),
-      until: now + Math.min(state.backoffMs, s.backoffMaxMs),
+      until: now + waitMs,
+      waitMs,
     },
     actions: [...extra, { type: 'acquired', outcome: 'error', reason }],
   };
@@ -336,7 +350,7 @@ function onBound(
 ): StepResult {
   if (event.type !== 'timer' || event.now < state.lease.renewAt) return { state, actions: [] };
   const xid = event.entropy >>> 0;
-  const wait = Math.max(s.retransmitMs, (state.lease.rebindAt - event.now) / 2);
+  const wait = retryWait(state.lease.rebindAt - event.now, s);
   return {
     state: {
       kind: 'renewing',
@@ -387,7 +401,7 @@ function onRenewing(
     );
   const rebinding = state.kind === 'rebinding' || event.now >= lease.rebindAt;
   const limit = rebinding ? lease.expiresAt : lease.rebindAt;
-  const wait = Math.max(s.retransmitMs, (limit - event.now) / 2);
+  const wait = retryWait(limit - event.now, s);
   const secs = secsSince(state.startedAt, event.now);
   return {
     state: {
@@ -403,6 +417,11 @@ function onRenewing(
       },
     ],
   };
+}
+
+/** Half the time left, at least one retransmit delay, at most the renewal retry cap. */
+function retryWait(leftMs: number, s: ClientSettings): number {
+  return Math.min(Math.max(s.retransmitMs, leftMs / 2), s.renewRetryMaxMs);
 }
 
 function heldLease(state: ClientState): Lease | undefined {

@@ -19,6 +19,7 @@ const SETTINGS: ClientSettings = {
   backoffMaxMs: 8000,
   exchangeTimeoutMs: 30_000,
   retransmitMs: 4000,
+  renewRetryMaxMs: Number.POSITIVE_INFINITY,
 };
 const XID = 0x1234;
 
@@ -288,4 +289,23 @@ test('an infinite lease (0xffffffff) never expires', () => {
   const actions = d.packet(2, reply('ACK', XID, { leaseTime: 0xffffffff }));
   const configure = actions[0] as Extract<ClientAction, { type: 'configure' }>;
   assert.equal(configure.lease.expiresAt, Number.POSITIVE_INFINITY);
+});
+
+test('the renewal retry cap bounds the wait between renewal requests', () => {
+  const result = step(
+    { kind: 'idle', attempts: 0, backoffMs: 1000 },
+    { type: 'start', now: 0, entropy: XID },
+    { ...SETTINGS, renewRetryMaxMs: 60_000 },
+  );
+  let state = result.state;
+  const capped = { ...SETTINGS, renewRetryMaxMs: 60_000 };
+  state = step(state, { type: 'packet', now: 1, entropy: 0, packet: reply('OFFER') }, capped).state;
+  state = step(
+    state,
+    { type: 'packet', now: 2, entropy: 0, packet: reply('ACK', XID, ACK_OPTIONS) },
+    capped,
+  ).state;
+  state = step(state, { type: 'timer', now: 900_002, entropy: XID }, capped).state;
+  assert.equal(state.kind, 'renewing');
+  assert.equal(nextWakeup(state), 900_002 + 60_000);
 });

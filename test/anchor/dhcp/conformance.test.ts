@@ -70,6 +70,7 @@ function waits(startMs: number, maxMs: number, count: number): number[] {
     backoffMaxMs: maxMs,
     exchangeTimeoutMs: 30_000,
     retransmitMs: 4000,
+    renewRetryMaxMs: Number.POSITIVE_INFINITY,
   };
   // The state machine's own back-off starts at 1 s; anchord's tests start it elsewhere.
   let state: ClientState = { ...INITIAL_STATE, backoffMs: startMs } as ClientState;

@@ -19,7 +19,8 @@ const supervisor = await startDhcpSupervisor(
   loadDhcpConfig(env, resolveScope(env).scope),
   logger,
   dhcpMetrics(metrics),
-  { timing: { exchangeTimeoutMs: 3000, retransmitMs: 1000 } },
+  // Seconds instead of minutes, so one test run sees every transition.
+  { timing: { exchangeTimeoutMs: 3000, retransmitMs: 1000, renewRetryMaxMs: 2000 } },
 );
 process.on('SIGUSR1', () => {
   void metrics.registry.metrics().then((text) => {

@@ -46,7 +46,9 @@ export interface StartDhcpOptions {
   readonly addressing?: AddressingPort;
   /** UDP port to bind (tests); default 68. */
   readonly port?: number;
-  readonly timing?: Partial<Pick<ClientSettings, 'exchangeTimeoutMs' | 'retransmitMs'>>;
+  readonly timing?: Partial<
+    Pick<ClientSettings, 'exchangeTimeoutMs' | 'retransmitMs' | 'renewRetryMaxMs'>
+  >;
 }
 
 /** Builds and starts the supervisor. Throws `ANCHOR_DHCP_FAILED` when it cannot start. */
@@ -64,6 +66,7 @@ export async function startDhcpSupervisor(
     backoffMaxMs: config.backoffMaxMs,
     exchangeTimeoutMs: options.timing?.exchangeTimeoutMs ?? DEFAULT_TIMING.exchangeTimeoutMs,
     retransmitMs: options.timing?.retransmitMs ?? DEFAULT_TIMING.retransmitMs,
+    renewRetryMaxMs: options.timing?.renewRetryMaxMs ?? DEFAULT_TIMING.renewRetryMaxMs,
   };
   const supervisor = new DhcpSupervisor(
     iface,

@@ -41,6 +41,15 @@ export interface RouteSettings {
 
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+/** A duration as Go's time.Duration prints it (`1s`, `2m30s`, `1h0m0s`, `500ms`): anchord's `backoff`. */
+export function goDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const hours = Math.floor(ms / 3_600_000);
+  const minutes = Math.floor((ms % 3_600_000) / 60_000);
+  const seconds = (ms % 60_000) / 1000;
+  return `${hours > 0 ? `${hours}h` : ''}${hours > 0 || minutes > 0 ? `${minutes}m` : ''}${seconds}s`;
+}
+
 export class DhcpSupervisor {
   private state: ClientState = INITIAL_STATE;
   private transport: DhcpTransport | undefined;
@@ -190,12 +199,12 @@ export class DhcpSupervisor {
   }
 
   private logLost(reason: string, before: ClientState): void {
-    const backoff = this.state.kind === 'backoff' ? this.state.until - this.now() : 0;
+    const backoff = this.state.kind === 'backoff' ? this.state.waitMs : 0;
     this.deps.logger.warn(
       {
         family: 4,
         err: reason,
-        backoff: `${Math.max(0, Math.round(backoff))}ms`,
+        backoff: goDuration(backoff),
         state: before.kind,
       },
       'dhcp client lost lease, retrying',
