@@ -23,9 +23,8 @@ const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   'wrap-rebinder': 'recreate dependants yourself after the anchor restarts',
   rebinder: 'recreate dependants yourself after the anchor restarts',
   doctor: 'use "labelwise anchor check" on the Compose files',
-  'dhcp-refresh':
-    'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
-  dhcp: 'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
+  'dhcp-refresh': 'dhcp-refresh is an address mode: set ANCHORD_ADDRESS_MODE=dhcp-refresh',
+  dhcp: 'DHCP is an address mode: set ANCHORD_ADDRESS_MODE=dhcp-refresh',
 };
 
 /**

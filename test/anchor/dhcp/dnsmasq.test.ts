@@ -299,4 +299,58 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
       '',
     );
   });
+
+  test('labelwise anchor run with ANCHORD_ADDRESS_MODE=dhcp-refresh leases on the outside network and releases on SIGTERM', async () => {
+    startServer();
+    const before = readFileSync(leases, 'utf8');
+    assert.equal(before.trim(), '');
+    const anchor = lab.spawn(
+      'nsenter',
+      [
+        `--net=${clientNs}`,
+        process.execPath,
+        '--import',
+        'tsx',
+        'test/integration/anchor-entry.ts',
+      ],
+      {
+        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+        DOCKER_HOST: process.env.DOCKER_HOST ?? 'unix:///var/run/docker.sock',
+        ANCHORD_PROJECT: lab.name('nobody'),
+        ANCHORD_EXT_NETWORK: lab.name('dhcp-out'),
+        ANCHORD_ADDRESS_MODE: 'dhcp-refresh',
+        ANCHORD_DHCP_HOSTNAME: 'anchor-under-test',
+        ANCHORD_METRICS_ADDR: '',
+        ANCHORD_LOG_LEVEL: 'debug',
+      },
+    );
+    const log = new Output(anchor);
+    const acquired = await waitFor(
+      'the anchor to lease an address',
+      () => log.json().find((l) => l.msg === 'dhcp v4 lease acquired'),
+      30_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the anchor wrote:\n${log.lines.slice(-15).join('\n')}`);
+    });
+    const ip = String(acquired.ip);
+    assert.equal(acquired.iface, clientIface());
+    assert.deepEqual(addresses(), [`${ip}/24`]);
+    assert.ok(
+      (serverLog as Output).grep(new RegExp(`DHCPACK\\(eth0\\) ${ip} ${mac} anchor-under-test`))
+        .length >= 1,
+    );
+    // The data plane runs beside DHCP: the tables are installed on the same interface.
+    await waitFor('a reconcile', () => log.json().some((l) => l.msg === 'reconciled'), 20_000);
+    anchor.kill('SIGTERM');
+    await waitFor('the anchor to exit', () => anchor.exitCode !== null, 20_000);
+    assert.equal(anchor.exitCode, 0, log.lines.slice(-5).join('\n'));
+    await waitFor(
+      'DHCPRELEASE from the anchor',
+      () =>
+        (serverLog as Output).grep(new RegExp(`DHCPRELEASE\\(eth0\\) ${ip} ${mac}`)).length === 1,
+      10_000,
+    );
+    assert.deepEqual(addresses(), []);
+    await stopServer();
+  });
 });
