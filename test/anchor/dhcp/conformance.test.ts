@@ -9,7 +9,7 @@ import { loadDhcpConfig } from '../../../src/anchor/dhcp/config.js';
 import { clientIdentifier } from '../../../src/anchor/dhcp/identity.js';
 import { renewalSeconds } from '../../../src/anchor/dhcp/lease.js';
 import type { DhcpPacket } from '../../../src/anchor/dhcp/packet.js';
-import { resolveScope } from '../../../src/anchor/config.js';
+import { loadConfig, resolveScope } from '../../../src/anchor/config.js';
 
 interface Upstream {
   readonly file: string;
@@ -128,3 +128,20 @@ for (const row of cases.backoffMax) {
 for (const row of cases.skipped) {
   test(title(row.upstream, 'deliberately not recorded'), { skip: row.reason }, () => undefined);
 }
+
+test('loadConfig: dhcp-refresh carries the DHCP settings; bootstrap carries none', () => {
+  const dhcp = loadConfig({
+    ANCHORD_PROJECT: 'mailcow',
+    ANCHORD_ADDRESS_MODE: 'dhcp-refresh',
+    ANCHORD_EXT_GATEWAY_IP: '192.168.9.1, 2001:db8::1',
+  }).config;
+  assert.equal(dhcp.addressMode, 'dhcp-refresh');
+  assert.deepEqual(dhcp.dhcp, {
+    hostname: 'mailcow',
+    backoffMaxMs: 300_000,
+    gatewayPin: '192.168.9.1',
+  });
+  const bootstrap = loadConfig({ ANCHORD_PROJECT: 'mailcow' }).config;
+  assert.equal(bootstrap.addressMode, 'bootstrap');
+  assert.equal(bootstrap.dhcp, undefined);
+});
