@@ -163,7 +163,7 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
   const daemon = new AnchorDaemon(config, {
     discovery: options.discovery ?? new DockerDiscovery(config.docker),
     kernel: options.kernel ?? new NftCli(),
-    interfaces: localInterfacesByMac,
+    interfaces: () => localInterfacesByMac({ withoutAddress: dhcp !== undefined }),
     logger,
     metrics,
     ...(dhcp !== undefined ? { onOutside: (iface: string) => dhcp.outside(iface) } : {}),

@@ -4,8 +4,8 @@
  * os.networkInterfaces() asks the kernel (getifaddrs) in the current namespace. /sys/class/net
  * would not do: it shows the namespace sysfs was mounted in, which differs when the anchor is
  * started with nsenter. It lists only interfaces with an address; in dhcp-refresh the outside
- * interface has none between a lost lease and the next one, so `ip -j link` (netlink, the same
- * namespace) fills in the rest when iproute2 is there.
+ * interface has none between a lost lease and the next one, so there `ip -j link` (netlink, the
+ * same namespace) fills in the rest. Only there: it costs a process start per reconcile.
  */
 import { networkInterfaces } from 'node:os';
 import { normalMac } from '../addresses.js';
@@ -32,8 +32,16 @@ async function linksByMac(): Promise<Map<string, string>> {
   return out;
 }
 
+/** Options of {@link localInterfacesByMac}. */
+export interface InterfaceOptions {
+  /** Also list interfaces without an address (through `ip -j link`). Default: false. */
+  readonly withoutAddress?: boolean;
+}
+
 /** MAC address (lower case) → interface name. */
-export async function localInterfacesByMac(): Promise<Map<string, string>> {
+export async function localInterfacesByMac(
+  options: InterfaceOptions = {},
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const all = networkInterfaces();
   for (const name of Object.keys(all).sort()) {
@@ -42,6 +50,7 @@ export async function localInterfacesByMac(): Promise<Map<string, string>> {
       if (mac !== undefined && mac !== '00:00:00:00:00:00' && !out.has(mac)) out.set(mac, name);
     }
   }
+  if (options.withoutAddress !== true) return out;
   for (const [mac, name] of await linksByMac())
     if (mac !== '00:00:00:00:00:00' && !out.has(mac)) out.set(mac, name);
   return out;

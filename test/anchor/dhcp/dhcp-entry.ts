@@ -11,7 +11,9 @@ import { createLogger } from '../../../src/anchor/run.js';
 
 const env = process.env;
 const logger = createLogger('debug', (line) => void process.stdout.write(line));
-const iface = (await localInterfacesByMac()).get((env.DHCP_TEST_MAC ?? '').toLowerCase());
+const iface = (await localInterfacesByMac({ withoutAddress: true })).get(
+  (env.DHCP_TEST_MAC ?? '').toLowerCase(),
+);
 if (iface === undefined) throw new Error(`no interface has MAC ${env.DHCP_TEST_MAC}`);
 const metrics = new AnchorMetrics();
 const supervisor = await startDhcpSupervisor(

@@ -30,7 +30,8 @@ export function dhcpMetrics(metrics: AnchorMetrics): DhcpMetricsPort {
 
 /** The MAC of a local interface, from this network namespace. */
 export async function macOf(iface: string): Promise<string> {
-  for (const [mac, name] of await localInterfacesByMac()) if (name === iface) return mac;
+  for (const [mac, name] of await localInterfacesByMac({ withoutAddress: true }))
+    if (name === iface) return mac;
   throw new LabelwiseError(
     'ANCHOR_DHCP_FAILED',
     `the outside interface ${quote(iface)} has no MAC address here`,
