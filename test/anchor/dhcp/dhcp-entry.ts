@@ -4,7 +4,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolveScope } from '../../../src/anchor/config.js';
 import { loadDhcpConfig } from '../../../src/anchor/dhcp/config.js';
-import { dhcpMetrics, startDhcpSupervisor } from '../../../src/anchor/dhcp/io/start.js';
+import { startDhcpClients } from '../../../src/anchor/dhcp/io/start.js';
 import { localInterfacesByMac } from '../../../src/anchor/io/interfaces.js';
 import { AnchorMetrics } from '../../../src/anchor/metrics.js';
 import { createLogger } from '../../../src/anchor/run.js';
@@ -16,11 +16,11 @@ const iface = (await localInterfacesByMac({ withoutAddress: true })).get(
 );
 if (iface === undefined) throw new Error(`no interface has MAC ${env.DHCP_TEST_MAC}`);
 const metrics = new AnchorMetrics();
-const supervisor = await startDhcpSupervisor(
+const supervisor = await startDhcpClients(
   iface,
   loadDhcpConfig(env, resolveScope(env).scope),
   logger,
-  dhcpMetrics(metrics),
+  metrics,
   // Seconds instead of minutes, so one test run sees every transition.
   { timing: { exchangeTimeoutMs: 3000, retransmitMs: 1000, renewRetryMaxMs: 2000 } },
 );

@@ -64,6 +64,7 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
   const k = 40 + (process.pid % 50);
   const outside = `172.29.${k}`;
   const shared = `172.28.${k}`;
+  const outside6 = `fd42:dc${k}::`;
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-dhcp-'));
   const leases = join(dir, 'leases');
   const metricsFile = join(dir, 'metrics');
@@ -98,6 +99,13 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
     return shown.flatMap((l) => l.addr_info.map((a) => `${a.local}/${a.prefixlen}`));
   }
 
+  function addresses6(): string[] {
+    const shown = JSON.parse(
+      inClient(['ip', '-j', '-6', 'addr', 'show', 'dev', clientIface(), 'scope', 'global']),
+    ) as { addr_info: { local: string; prefixlen: number }[] }[];
+    return shown.flatMap((l) => l.addr_info.map((a) => `${a.local}/${a.prefixlen}`));
+  }
+
   function startServer(): void {
     if (!existsSync(leases)) writeFileSync(leases, '');
     server = lab.spawn(
@@ -117,6 +125,7 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
         '--dhcp-authoritative',
         `--dhcp-range=${outside}.200,${outside}.220,255.255.255.0,2m`,
         `--dhcp-option=option:router,${outside}.254`,
+        `--dhcp-range=${outside6}100,${outside6}1ff,64,2m`,
         // Short timers so renewal is seen within seconds (dnsmasq's shortest lease is 2 min).
         '--dhcp-option=option:T1,5',
         '--dhcp-option=option:T2,8',
@@ -160,9 +169,16 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
     const outsideNet = lab.network('dhcp-out', `${outside}.0/24`, [
       '--ip-range',
       `${outside}.0/25`,
+      '--ipv6',
+      '--subnet',
+      `${outside6}/64`,
     ]);
     const sharedNet = lab.network('dhcp-shared', `${shared}.0/24`);
-    lab.run('dhcp-server', ['--network', outsideNet, '--ip', `${outside}.2`], ['sleep', '3600']);
+    lab.run(
+      'dhcp-server',
+      ['--network', outsideNet, '--ip', `${outside}.2`, '--ip6', `${outside6}2`],
+      ['sleep', '3600'],
+    );
     lab.run('dhcp-client', ['--network', sharedNet], ['sleep', '3600']);
     must('docker', ['network', 'connect', outsideNet, lab.name('dhcp-client')]);
     serverNs = `/proc/${lab.pid('dhcp-server')}/ns/net`;
@@ -196,14 +212,15 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
     );
     clientLog = new Output(client);
     const log = clientLog;
+    const v4 = (l: Record<string, unknown>) => l.family === 4;
     await waitFor(
       'two failed attempts',
-      () => log.count('dhcp client lost lease, retrying') >= 2,
+      () => log.count('dhcp client lost lease, retrying', v4) >= 2,
       30_000,
     );
     const backoffs = log
       .json()
-      .filter((l) => l.msg === 'dhcp client lost lease, retrying')
+      .filter((l) => l.msg === 'dhcp client lost lease, retrying' && v4(l))
       .map((l) => l.backoff);
     assert.deepEqual(backoffs.slice(0, 2), ['1s', '2s']);
     const text = await scrape();
@@ -232,6 +249,22 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
     assert.ok(metric(text, 'anchord_dhcp_acquired_total{family="v4",outcome="ok"}') >= 1);
     const left = metric(text, 'anchord_dhcp_lease_remaining_seconds{family="v4"}');
     assert.ok(left > 60 && left <= 120, `lease remaining ${left}`);
+  });
+
+  test('DHCPv6 beside it: SOLICIT, ADVERTISE, REQUEST, REPLY put a /128 from the range on the interface', async () => {
+    const log = clientLog as Output;
+    const acquired = await waitFor(
+      'a v6 lease',
+      () => log.json().find((l) => l.msg === 'dhcp v6 lease acquired'),
+      30_000,
+    );
+    const leased = String(acquired.addrs);
+    assert.match(leased, new RegExp(`^${outside6}1[0-9a-f]{2}$`));
+    assert.ok(addresses6().includes(`${leased}/128`), addresses6().join(' '));
+    assert.ok((serverLog as Output).grep(new RegExp(`DHCPREPLY\\(eth0\\) ${leased} `)).length >= 1);
+    const text = await scrape();
+    assert.ok(metric(text, 'anchord_dhcp_acquired_total{family="v6",outcome="ok"}') >= 1);
+    assert.ok(metric(text, 'anchord_dhcp_lease_remaining_seconds{family="v6"}') > 60);
   });
 
   test('renewal at T1: a unicast REQUEST is ACKed and the address stays', async () => {
@@ -302,8 +335,6 @@ describe('dhcp-refresh against dnsmasq', { skip: reason, timeout: 240_000 }, () 
 
   test('labelwise anchor run with ANCHORD_ADDRESS_MODE=dhcp-refresh leases on the outside network and releases on SIGTERM', async () => {
     startServer();
-    const before = readFileSync(leases, 'utf8');
-    assert.equal(before.trim(), '');
     const anchor = lab.spawn(
       'nsenter',
       [

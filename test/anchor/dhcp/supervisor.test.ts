@@ -77,6 +77,8 @@ test('the supervisor carries out a lease: address, route, metrics, then RELEASE 
       void calls.push(`unconfigure ${iface} ${lease.address}`),
     defaultRoute: async (iface, gateway) => void calls.push(`route ${iface} ${gateway}`),
     finish: async (iface) => void calls.push(`finish ${iface}`),
+    configure6: async () => void calls.push('configure6'),
+    unconfigure6: async () => void calls.push('unconfigure6'),
   };
   const lines: string[] = [];
   const logger = pino(

@@ -4,7 +4,7 @@
  * interface names of a strict pattern reach the arguments.
  */
 import { LabelwiseError } from '../../../base/errors.js';
-import { validIpv4 } from '../../addresses.js';
+import { validGlobalIpv6, validIpv4 } from '../../addresses.js';
 import { runCommand } from '../../io/nft.js';
 import type { Lease } from '../lease.js';
 
@@ -22,6 +22,10 @@ export interface AddressingPort {
   defaultRoute(iface: string, gateway: string): Promise<void>;
   /** Undoes {@link prepare}. */
   finish(iface: string): Promise<void>;
+  /** Adds (or refreshes) DHCPv6 /128 host addresses with their valid lifetime. */
+  configure6(iface: string, addresses: readonly string[], validSeconds: number): Promise<void>;
+  /** Removes DHCPv6 host addresses. */
+  unconfigure6(iface: string, addresses: readonly string[]): Promise<void>;
 }
 
 function device(iface: string): string {
@@ -32,6 +36,12 @@ function device(iface: string): string {
 function address(text: string): string {
   const checked = validIpv4(text);
   if (checked === undefined) throw new Error('an unvalidated address reached ip');
+  return checked;
+}
+
+function address6(text: string): string {
+  const checked = validGlobalIpv6(text);
+  if (checked === undefined) throw new Error('an unvalidated IPv6 address reached ip');
   return checked;
 }
 
@@ -120,6 +130,36 @@ export class IpAddressing implements AddressingPort {
       'dev',
       device(iface),
     ]);
+  }
+
+  async configure6(
+    iface: string,
+    addresses: readonly string[],
+    validSeconds: number,
+  ): Promise<void> {
+    const lft = validSeconds >= 0xffffffff ? 'forever' : String(validSeconds);
+    for (const a of addresses)
+      await this.ip([
+        '-6',
+        'addr',
+        'replace',
+        `${address6(a)}/128`,
+        'dev',
+        device(iface),
+        'valid_lft',
+        lft,
+        'preferred_lft',
+        lft,
+        'nodad',
+      ]);
+  }
+
+  async unconfigure6(iface: string, addresses: readonly string[]): Promise<void> {
+    for (const a of addresses)
+      await this.ip(
+        ['-6', 'addr', 'del', `${address6(a)}/128`, 'dev', device(iface)],
+        /Cannot assign|not found/i,
+      );
   }
 
   /** The interface's IPv4 addresses as `a.b.c.d/len`. */

@@ -8,12 +8,11 @@ import type { Logger } from 'pino';
 import { LabelwiseError } from '../../../base/errors.js';
 import type { AnchorMetrics } from '../../metrics.js';
 import type { DhcpConfig } from '../config.js';
-import { dhcpMetrics, startDhcpSupervisor } from './start.js';
-import type { StartDhcpOptions } from './start.js';
-import type { DhcpSupervisor } from './supervisor.js';
+import { startDhcpClients } from './start.js';
+import type { DhcpClients, StartDhcpOptions } from './start.js';
 
 export class DhcpOnOutside {
-  private supervisor: DhcpSupervisor | undefined;
+  private supervisor: DhcpClients | undefined;
   private starting: Promise<void> | undefined;
   private iface: string | undefined;
   private stopped = false;
@@ -42,11 +41,11 @@ export class DhcpOnOutside {
 
   private async start(iface: string): Promise<void> {
     try {
-      const supervisor = await startDhcpSupervisor(
+      const supervisor = await startDhcpClients(
         iface,
         this.config,
         this.logger,
-        dhcpMetrics(this.metrics),
+        this.metrics,
         this.options,
       );
       if (this.stopped) await supervisor.stop();

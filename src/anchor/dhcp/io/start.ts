@@ -5,7 +5,11 @@
 import type { Logger } from 'pino';
 import { LabelwiseError, quote } from '../../../base/errors.js';
 import { localInterfacesByMac } from '../../io/interfaces.js';
-import type { AnchorMetrics } from '../../metrics.js';
+import type { AnchorMetrics, MetricFamily } from '../../metrics.js';
+import type { Client6Settings } from '../client6.js';
+import { duidLl } from '../packet6.js';
+import { openDhcp6Socket } from './socket6.js';
+import { Dhcp6Supervisor } from './supervisor6.js';
 import { DEFAULT_TIMING } from '../client.js';
 import type { ClientSettings } from '../client.js';
 import type { DhcpConfig } from '../config.js';
@@ -16,16 +20,80 @@ import { openDhcpSocket } from './socket.js';
 import { DhcpSupervisor } from './supervisor.js';
 import type { DhcpMetricsPort } from './supervisor.js';
 
-/** anchord_dhcp_* for family v4 on the anchor's registry. */
-export function dhcpMetrics(metrics: AnchorMetrics): DhcpMetricsPort {
+/** anchord_dhcp_* for one family on the anchor's registry. */
+export function dhcpMetrics(metrics: AnchorMetrics, family: MetricFamily = 'v4'): DhcpMetricsPort {
   return {
-    dhcpAcquired: (outcome) => metrics.dhcpAcquired.inc({ family: 'v4', outcome }),
-    dhcpRestart: () => metrics.dhcpClientRestarts.inc({ family: 'v4' }),
+    dhcpAcquired: (outcome) => metrics.dhcpAcquired.inc({ family, outcome }),
+    dhcpRestart: () => metrics.dhcpClientRestarts.inc({ family }),
     dhcpLeaseExpiry: (expiresAt) => {
-      if (expiresAt === undefined) metrics.dhcpLeaseExpiry.delete('v4');
-      else metrics.dhcpLeaseExpiry.set('v4', expiresAt);
+      if (expiresAt === undefined) metrics.dhcpLeaseExpiry.delete(family);
+      else metrics.dhcpLeaseExpiry.set(family, expiresAt);
     },
   };
+}
+
+/** Both families' clients, stopped together. */
+export interface DhcpClients {
+  readonly v4: DhcpSupervisor;
+  readonly v6: Dhcp6Supervisor | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the IPv4 client and, beside it, the best-effort IPv6 one (anchord runs both in
+ * dhcp-refresh). A v6 client that cannot start (IPv6 off on the outside network) is logged and
+ * does not stop the v4 one. Throws `ANCHOR_DHCP_FAILED` when the v4 client cannot start.
+ */
+export async function startDhcpClients(
+  iface: string,
+  config: DhcpConfig,
+  logger: Logger,
+  metrics: AnchorMetrics,
+  options: StartDhcpOptions = {},
+): Promise<DhcpClients> {
+  const v4 = await startDhcpSupervisor(iface, config, logger, dhcpMetrics(metrics, 'v4'), options);
+  let v6: Dhcp6Supervisor | undefined;
+  try {
+    v6 = await startDhcp6Supervisor(iface, config, logger, dhcpMetrics(metrics, 'v6'), options);
+  } catch (error) {
+    if (!(error instanceof LabelwiseError)) throw error;
+    logger.warn({ code: error.code, err: error.message, iface }, 'dhcp v6 client cannot start');
+  }
+  return {
+    v4,
+    v6,
+    stop: async () => {
+      await Promise.all([v4.stop(), v6?.stop()]);
+    },
+  };
+}
+
+/** Builds and starts the DHCPv6 client on the interface. */
+export async function startDhcp6Supervisor(
+  iface: string,
+  config: DhcpConfig,
+  logger: Logger,
+  metrics: DhcpMetricsPort,
+  options: StartDhcpOptions = {},
+): Promise<Dhcp6Supervisor> {
+  const mac = await macOf(iface);
+  const settings: Client6Settings = {
+    duid: duidLl(mac),
+    // One IA per interface: the MAC's last four bytes keep the IAID stable across restarts.
+    iaid: Number.parseInt(mac.split(':').slice(2).join(''), 16) >>> 0,
+    hostname: config.hostname,
+    backoffMaxMs: config.backoffMaxMs,
+    exchangeTimeoutMs: options.timing?.exchangeTimeoutMs ?? DEFAULT_TIMING.exchangeTimeoutMs,
+    retransmitMs: options.timing?.retransmitMs ?? DEFAULT_TIMING.retransmitMs,
+  };
+  const supervisor = new Dhcp6Supervisor(iface, settings, {
+    open: (handlers) => openDhcp6Socket(iface, handlers, options.port6),
+    addressing: options.addressing ?? new IpAddressing(),
+    logger,
+    metrics,
+  });
+  await supervisor.start();
+  return supervisor;
 }
 
 /** The MAC of a local interface, from this network namespace. */
@@ -47,6 +115,8 @@ export interface StartDhcpOptions {
   readonly addressing?: AddressingPort;
   /** UDP port to bind (tests); default 68. */
   readonly port?: number;
+  /** UDP port of the IPv6 client (tests); default 546. */
+  readonly port6?: number;
   readonly timing?: Partial<
     Pick<ClientSettings, 'exchangeTimeoutMs' | 'retransmitMs' | 'renewRetryMaxMs'>
   >;
