@@ -157,8 +157,11 @@ function fail(state: Exchange6, now: number, reason: string, s: Client6Settings)
 export function lease6FromReply(ia: IaNa, serverId: Uint8Array, now: number): Lease6 | undefined {
   const usable = ia.addresses.filter((a) => a.valid > 0);
   if (usable.length === 0) return undefined;
-  const valid = Math.min(...usable.map((a) => a.valid));
-  const preferred = Math.min(...usable.map((a) => a.preferred));
+  const valid = usable.reduce((least, a) => Math.min(least, a.valid), Number.POSITIVE_INFINITY);
+  const preferred = usable.reduce(
+    (least, a) => Math.min(least, a.preferred),
+    Number.POSITIVE_INFINITY,
+  );
   const renewMs = ia.t1 > 0 ? ia.t1 * 1000 : preferred > 0 ? (preferred * 1000) / 2 : HOUR_MS;
   return {
     addresses: usable.map((a) => a.address),
@@ -206,30 +209,52 @@ function onExchange(
   }
   if (event.type !== 'packet' || event.packet.xid !== state.xid) return same(state);
   const p = event.packet;
-  if (p.serverId === undefined || p.status !== 0 || p.iaNa === undefined || p.iaNa.status !== 0)
+  if (p.serverId === undefined || p.status !== 0) return same(state);
+  if (state.kind === 'soliciting' && p.type === 'ADVERTISE')
+    return onAdvertise(state, event.now, p, s);
+  if (state.kind === 'requesting' && p.type === 'REPLY') return onReply(state, event.now, p, s);
+  return same(state);
+}
+
+function onAdvertise(
+  state: Extract<Client6State, { kind: 'soliciting' }>,
+  now: number,
+  p: Dhcp6Packet,
+  s: Client6Settings,
+): Step6Result {
+  const ia = p.iaNa;
+  if (p.serverId === undefined || ia === undefined || ia.status !== 0 || ia.addresses.length === 0)
     return same(state);
-  if (state.kind === 'soliciting' && p.type === 'ADVERTISE') {
-    if (p.iaNa.addresses.length === 0) return same(state);
-    const request = message('REQUEST', state.xid, s, event.now - state.startedAt, {
+  const request = message('REQUEST', state.xid, s, now - state.startedAt, {
+    serverId: p.serverId,
+    iaNa: ia,
+  });
+  return {
+    state: {
+      ...state,
+      kind: 'requesting',
       serverId: p.serverId,
-      iaNa: p.iaNa,
-    });
-    return {
-      state: {
-        ...state,
-        kind: 'requesting',
-        serverId: p.serverId,
-        ia: p.iaNa,
-        retransmitMs: s.retransmitMs,
-        nextSendAt: Math.min(event.now + s.retransmitMs, state.startedAt + s.exchangeTimeoutMs),
-      },
-      actions: [{ type: 'send', packet: request }],
-    };
-  }
-  if (state.kind !== 'requesting' || p.type !== 'REPLY') return same(state);
-  const lease = lease6FromReply(p.iaNa, p.serverId, event.now);
-  if (lease === undefined)
-    return fail(state, event.now, 'v6 reply contained no IA_NA addresses', s);
+      ia,
+      retransmitMs: s.retransmitMs,
+      nextSendAt: Math.min(now + s.retransmitMs, state.startedAt + s.exchangeTimeoutMs),
+    },
+    actions: [{ type: 'send', packet: request }],
+  };
+}
+
+/** A REPLY without a usable IA_NA fails the attempt, with anchord's words. */
+function onReply(
+  state: Extract<Client6State, { kind: 'requesting' }>,
+  now: number,
+  p: Dhcp6Packet,
+  s: Client6Settings,
+): Step6Result {
+  const ia = p.iaNa;
+  const lease =
+    ia === undefined || ia.status !== 0
+      ? undefined
+      : lease6FromReply(ia, p.serverId ?? state.serverId, now);
+  if (lease === undefined) return fail(state, now, 'v6 reply contained no IA_NA addresses', s);
   const actions: Client6Action[] = [];
   if (state.held !== undefined) {
     const kept = new Set(lease.addresses);

@@ -8,6 +8,9 @@ import type { ClientSettings, ClientState } from '../../../src/anchor/dhcp/clien
 import { loadDhcpConfig } from '../../../src/anchor/dhcp/config.js';
 import { clientIdentifier } from '../../../src/anchor/dhcp/identity.js';
 import { renewalSeconds } from '../../../src/anchor/dhcp/lease.js';
+import { INITIAL_STATE6, step6 } from '../../../src/anchor/dhcp/client6.js';
+import type { Client6Settings } from '../../../src/anchor/dhcp/client6.js';
+import { duidLl } from '../../../src/anchor/dhcp/packet6.js';
 import type { DhcpPacket } from '../../../src/anchor/dhcp/packet.js';
 import { loadConfig, resolveScope } from '../../../src/anchor/config.js';
 
@@ -28,6 +31,7 @@ interface Cases {
   hostname: { name: string; upstream: Upstream; env: Record<string, string>; want: string }[];
   backoffMax: { name: string; upstream: Upstream; env: Record<string, string>; want: number }[];
   skipped: { upstream: Upstream; reason: string }[];
+  v6Reply: { name: string; upstream: Upstream; iaNa: boolean; wantError: string }[];
 }
 
 const cases = JSON.parse(
@@ -145,3 +149,42 @@ test('loadConfig: dhcp-refresh carries the DHCP settings; bootstrap carries none
   assert.equal(bootstrap.addressMode, 'bootstrap');
   assert.equal(bootstrap.dhcp, undefined);
 });
+
+for (const row of cases.v6Reply) {
+  test(title(row.upstream, row.name), () => {
+    const settings: Client6Settings = {
+      duid: duidLl(MAC),
+      iaid: 1,
+      hostname: 'h',
+      backoffMaxMs: 1000,
+      exchangeTimeoutMs: 30_000,
+      retransmitMs: 1000,
+    };
+    const serverId = Uint8Array.from([0, 3, 0, 1, 2, 0, 0, 0, 0, 1]);
+    const ia = {
+      iaid: 1,
+      t1: 0,
+      t2: 0,
+      addresses: [{ address: 'fd00::5', preferred: 60, valid: 60 }],
+      status: 0,
+    };
+    let state = step6(INITIAL_STATE6, { type: 'start', now: 0, entropy: 9 }, settings).state;
+    const advertise = { type: 'ADVERTISE' as const, xid: 9, serverId, iaNa: ia, status: 0 };
+    state = step6(state, { type: 'packet', now: 1, entropy: 0, packet: advertise }, settings).state;
+    const replyPacket = {
+      type: 'REPLY' as const,
+      xid: 9,
+      serverId,
+      status: 0,
+      ...(row.iaNa ? { iaNa: ia } : {}),
+    };
+    const result = step6(
+      state,
+      { type: 'packet', now: 2, entropy: 0, packet: replyPacket },
+      settings,
+    );
+    assert.deepEqual(result.actions, [
+      { type: 'acquired', outcome: 'error', reason: row.wantError },
+    ]);
+  });
+}
