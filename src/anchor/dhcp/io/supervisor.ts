@@ -86,7 +86,10 @@ export class DhcpSupervisor {
         this.enqueue({ type: 'packet', now: this.now(), entropy: this.entropy(), packet }),
       onGarbage: (reason) => this.deps.logger.debug({ reason }, 'dhcp message dropped'),
     });
-    if (this.route.pin !== undefined) await this.setRoute(this.route.pin);
+    // The pin is the route until a lease names a router; a refusal must not leave the socket
+    // open behind a failed start, so it is logged like any other apply failure.
+    if (this.route.pin !== undefined)
+      await this.perform({ type: 'route', gateway: this.route.pin }, this.state);
     this.enqueue({ type: 'start', now: this.now(), entropy: this.entropy() });
     await this.queue;
   }
