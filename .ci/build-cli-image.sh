@@ -7,22 +7,12 @@
 #
 # Exits non-zero when the image cannot be built or the run fails under CI=true; locally it says
 # why and exits 0 (test/install/cli-image.test.ts then skips with the reason).
-set -uo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=.ci/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 IMAGE="${LABELWISE_CLI_IMAGE:-labelwise-cli:ci}"
-log() { printf 'build-cli-image: %s\n' "$*"; }
-give_up() {
-  log "$*"
-  if [ "${CI:-}" = "true" ]; then exit 1; fi
-  exit 0
-}
-
-if ! timeout 10 docker info >/dev/null 2>&1; then give_up "no Docker Engine: cannot build $IMAGE"; fi
-base="$(sed -n 's/^FROM \([^ ]*\).*/\1/p' Dockerfile.cli | sort -u | head -n 1)"
-if ! LABELWISE_BASE_IMAGE="$base" bash .ci/seed-base-image.sh; then
-  give_up "cannot seed the base image $base"
-fi
+need_docker "$IMAGE"
+seed_base_of Dockerfile.cli
 context="$(mktemp -d /tmp/labelwise-cli-context.XXXXXX)"
 out="$(mktemp -d /tmp/labelwise-cli-out.XXXXXX)"
 trap 'rm -rf "$context" "$out"' EXIT
@@ -32,13 +22,7 @@ if ! npm pack --silent --pack-destination "$context" >"$context/pack.log" 2>&1; 
   give_up "npm pack failed"
 fi
 cp Dockerfile.cli "$context/Dockerfile"
-log "docker build -t $IMAGE"
-started=$(date +%s)
-if ! timeout 1800 docker build --network host -t "$IMAGE" "$context" >/tmp/labelwise-cli-build.log 2>&1; then
-  tail -n 40 /tmp/labelwise-cli-build.log
-  give_up "docker build failed (log: /tmp/labelwise-cli-build.log)"
-fi
-log "built $IMAGE in $(($(date +%s) - started)) s"
+build_image "$IMAGE" "$context" /tmp/labelwise-cli-build.log
 
 # The run the docs show, on the example: the output folder is writable by the image's user.
 chmod 0777 "$out"

@@ -101,6 +101,11 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
   // Only a flag before `--` asks for a format; after it, `--json` is an argument.
   const format = requestedFormat(argv);
   try {
+    if (name === 'selector' && rest[0] === 'match') {
+      const { quickMatch } = await import('./selector-match.js');
+      const code = quickMatch(rest.slice(1), io);
+      if (code !== undefined) return code;
+    }
     const module = await group.load();
     // Only a run that names a check flag needs the SARIF and JUnit writers.
     const check =

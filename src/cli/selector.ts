@@ -16,19 +16,14 @@ import {
   subsumes,
   SYNTAXES,
 } from '../selector/index.js';
-import type {
-  Explanation,
-  Labels,
-  Selector,
-  SyntaxName,
-  ValidationProfile,
-} from '../selector/index.js';
+import type { Labels, Selector, SyntaxName, ValidationProfile } from '../selector/index.js';
 import type { CliIO } from './io.js';
 import { readLabels, readSelectorInputs, report, ReportedError, within } from './selector-input.js';
 import type { Input, LabelFlags, SelectorIO } from './selector-input.js';
 import { EXIT } from './io.js';
-import { paint, printJson, renderTable } from './output.js';
+import { printJson, renderTable } from './output.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
+import { printMatch } from './selector-match.js';
 
 interface SyntaxFlags {
   syntax: SyntaxName;
@@ -184,32 +179,6 @@ function parseCommand(program: Command, { io, stdin, guard }: Session): void {
       printParse(selector, flags, io);
     }),
   );
-}
-
-function printMatch(
-  result: Explanation,
-  flags: { json?: boolean; explain?: boolean },
-  io: CliIO,
-): void {
-  if (flags.json) {
-    printJson(io, {
-      matched: result.matched,
-      terms: result.terms.map((t) => ({ requirement: t.requirement, ok: t.ok, actual: t.actual })),
-    });
-    return;
-  }
-  io.stdout(
-    result.matched ? `${paint(io, 'green', 'matched')}\n` : `${paint(io, 'red', 'not matched')}\n`,
-  );
-  if (result.note !== undefined) io.stdout(`${result.note}\n`);
-  if (flags.explain && result.terms.length > 0) {
-    const rows = result.terms.map((t) => [
-      t.ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAIL'),
-      escapeControl(t.requirement, true),
-      t.actual === null ? '(absent)' : JSON.stringify(t.actual),
-    ]);
-    io.stdout(renderTable([['RESULT', 'REQUIREMENT', 'ACTUAL'], ...rows]));
-  }
 }
 
 function matchCommand(program: Command, { io, stdin, guard }: Session): void {
