@@ -4,7 +4,8 @@
 # `labelwise-test/busybox:latest` from the busybox-static binary (no registry is reachable).
 #
 # Also installs Debian's docker-compose (the Compose scenario runs the project with it) and
-# debootstrap (the base image of the Dockerfile is seeded from Debian's packages).
+# debootstrap (the base image of the Dockerfile is seeded from Debian's packages), and
+# dnsmasq-base (the real DHCP server of the dhcp-refresh test, test/anchor/dhcp/dnsmasq.test.ts).
 #
 # Contract: never hangs (every wait is bounded). Under CI=true, an engine that cannot be brought
 # up is a failure (exit 1): CI must not pass with the integration tests skipped. Locally it
@@ -30,19 +31,19 @@ if [ "$(id -u)" != "0" ]; then
 fi
 
 need_install=0
-for bin in dockerd nft conntrack ip docker-compose debootstrap; do
+for bin in dockerd nft conntrack ip docker-compose debootstrap dnsmasq; do
   command -v "$bin" >/dev/null 2>&1 || need_install=1
 done
 # The test image needs the static busybox: a dynamic one would not run in an empty rootfs.
 if [ ! -x /bin/busybox ] || ldd /bin/busybox >/dev/null 2>&1; then need_install=1; fi
 if [ "$need_install" = 1 ]; then
-  log "installing docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap"
+  log "installing docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap dnsmasq-base"
   if ! timeout 600 apt-get update -qq >/dev/null; then
     log "apt-get update failed; continuing with what is installed"
   fi
   if ! timeout 900 apt-get install -y -qq --no-install-recommends \
     -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-    docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap \
+    docker.io docker-compose nftables conntrack busybox-static iproute2 debootstrap dnsmasq-base \
     >/tmp/labelwise-apt.log 2>&1; then
     tail -n 20 /tmp/labelwise-apt.log
     give_up "apt-get install failed (see /tmp/labelwise-apt.log); integration tests will skip"

@@ -24,6 +24,8 @@ export const ANCHOR_DAEMON_CODES = {
   ANCHOR_CONNTRACK_FAILED: 'conntrack -D failed (logged; the rules still apply)',
   ANCHOR_ROUTE_FAILED: "the service-anchor's default route could not be changed (retried)",
   ANCHOR_METRICS_LISTEN: 'the metrics and health address cannot be bound (fatal)',
+  ANCHOR_DHCP_FAILED:
+    'dhcp-refresh: UDP port 68 cannot be bound or `ip` cannot configure the leased address (logged; retried)',
 } as const;
 // ---- end of the daemons' codes ---------------------------------------------------------------
 

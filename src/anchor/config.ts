@@ -18,6 +18,8 @@ import type { Notice } from './model.js';
 import { parseLogLevel, selectMode } from './mode.js';
 import type { LogLevel } from './mode.js';
 import { pushAll } from '../base/index.js';
+import { loadDhcpConfig } from './dhcp/config.js';
+import type { DhcpConfig } from './dhcp/config.js';
 
 export type { LogLevel } from './mode.js';
 
@@ -51,6 +53,10 @@ export interface AnchorConfig {
   /** Undefined when metrics and health endpoints are disabled. */
   readonly metrics: { readonly host: string; readonly port: number } | undefined;
   readonly docker: DockerEndpoint;
+  /** `ANCHORD_ADDRESS_MODE` (default bootstrap). */
+  readonly addressMode: AddressMode;
+  /** The DHCP client's settings; only in dhcp-refresh (docs/anchor.md, DHCP addressing). */
+  readonly dhcp: DhcpConfig | undefined;
 }
 
 export interface LoadedConfig {
@@ -79,27 +85,24 @@ export interface LoadConfigOptions {
   readonly modeArgument?: string;
 }
 
-/** `ANCHORD_ADDRESS_MODE`: bootstrap (or slaac-ra-only, the same here); DHCP is refused. */
-function checkAddressMode(env: Env): void {
+/** anchord's address modes. slaac-ra-only keeps the assigned IPv4 and leaves IPv6 to the kernel. */
+export type AddressMode = 'bootstrap' | 'dhcp-refresh' | 'slaac-ra-only';
+
+/** `ANCHORD_ADDRESS_MODE` (default bootstrap). */
+function addressModeOf(env: Env): AddressMode {
   const addressMode = get(env, 'ANCHORD_ADDRESS_MODE').trim();
-  // anchord: slaac-ra-only keeps the assigned IPv4 and lets the kernel do IPv6 — bootstrap here.
-  if (addressMode !== '' && addressMode !== 'bootstrap' && addressMode !== 'slaac-ra-only') {
-    if (addressMode === 'dhcp-refresh' || addressMode === 'dhcp') {
-      throw new LabelwiseError(
-        'ANCHOR_MODE_NOT_SUPPORTED',
-        `address mode ${quote(addressMode)} is not supported: the anchor uses the address Docker assigns`,
-        {
-          source: { env: 'ANCHORD_ADDRESS_MODE' },
-          hint: 'reserve the address in Compose (ipv4_address) and use bootstrap',
-        },
-      );
-    }
-    fail(
-      'ANCHORD_ADDRESS_MODE',
-      `invalid ANCHORD_ADDRESS_MODE ${quote(addressMode)} (want "bootstrap", "dhcp-refresh", or "slaac-ra-only")`,
-      'leave it unset or use bootstrap',
-    );
-  }
+  if (addressMode === '') return 'bootstrap';
+  if (
+    addressMode === 'bootstrap' ||
+    addressMode === 'dhcp-refresh' ||
+    addressMode === 'slaac-ra-only'
+  )
+    return addressMode;
+  return fail(
+    'ANCHORD_ADDRESS_MODE',
+    `invalid ANCHORD_ADDRESS_MODE ${quote(addressMode)} (want "bootstrap", "dhcp-refresh", or "slaac-ra-only")`,
+    'leave it unset or use bootstrap',
+  );
 }
 
 /** The outside network and interface, with the notice when both are set. */
@@ -162,10 +165,11 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       'run "labelwise anchor service-anchor" for it',
     );
   }
-  checkAddressMode(env);
+  const addressMode = addressModeOf(env);
 
   const { scope, scopeSource, notices: scopeNotices } = resolveScope(env);
   pushAll(notices, scopeNotices);
+  const dhcp = addressMode === 'dhcp-refresh' ? loadDhcpConfig(env, scope) : undefined;
 
   const { extNetwork, extIface } = outsideOf(env, notices);
   const sharedNetwork = get(env, 'ANCHORD_SHARED_NETWORK').trim() || undefined;
@@ -199,6 +203,8 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
       masqueradeInbound,
       metrics,
       docker,
+      addressMode,
+      dhcp,
     },
     notices,
   };

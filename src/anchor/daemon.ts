@@ -31,6 +31,8 @@ export interface DaemonDeps {
   readonly metrics: AnchorMetrics;
   /** Backoff bounds for Docker retries and event-stream reconnects. Default: 500 ms to 30 s. */
   readonly backoff?: { readonly minMs: number; readonly maxMs: number };
+  /** Told the outside interface on every reconcile that finds it (dhcp-refresh starts on it). */
+  readonly onOutside?: (iface: string) => void;
 }
 
 /** What one reconcile did. */
@@ -301,6 +303,7 @@ export class AnchorDaemon {
     try {
       const outside = this.outside(snapshot, macs);
       extIface = outside.extIface;
+      this.deps.onOutside?.(extIface);
       planned = plan(snapshot, {
         scope: this.config.scope,
         excludeNetworks: outside.exclude,

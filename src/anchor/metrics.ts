@@ -90,6 +90,36 @@ export class AnchorMetrics {
     labelNames: ['family'] as const,
     registers: [this.registry],
   });
+  // ---- anchord_dhcp_* (ANCHORD_ADDRESS_MODE=dhcp-refresh; src/anchor/dhcp) ----
+  /** When each family's lease ends (ms since the epoch); absent while no lease is held. */
+  readonly dhcpLeaseExpiry = new Map<MetricFamily, number>();
+  readonly dhcpAcquired = new Counter({
+    name: 'anchord_dhcp_acquired_total',
+    help: 'DHCP lease acquisition attempts, partitioned by outcome.',
+    labelNames: ['family', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly dhcpClientRestarts = new Counter({
+    name: 'anchord_dhcp_client_restarts_total',
+    help: 'DHCP client restarts (parent-link flap or rebind failure).',
+    labelNames: ['family'] as const,
+    registers: [this.registry],
+  });
+  readonly dhcpLeaseRemaining = new Gauge({
+    name: 'anchord_dhcp_lease_remaining_seconds',
+    help: 'Seconds until the current DHCP lease expires. Zero when no lease is held.',
+    labelNames: ['family'] as const,
+    registers: [this.registry],
+    // Computed at scrape time, as anchord's collector does, so the value counts down.
+    collect: () => {
+      for (const family of FAMILIES) {
+        const expiry = this.dhcpLeaseExpiry.get(family);
+        const left = expiry === undefined ? 0 : Math.max(0, (expiry - Date.now()) / 1000);
+        this.dhcpLeaseRemaining.set({ family }, Number.isFinite(left) ? left : 2 ** 32 - 1);
+      }
+    },
+  });
+  // ---- end of anchord_dhcp_* ----
   readonly buildInfo = new Gauge({
     name: 'anchord_build_info',
     help: 'Build info; constant 1 for label introspection.',
@@ -113,6 +143,9 @@ export class AnchorMetrics {
       this.conntrackFlushes.inc({ family }, 0);
       this.gatewayRouteReplaces.inc({ family }, 0);
       this.defaultRoutePresent.set({ family }, 0);
+      this.dhcpClientRestarts.inc({ family }, 0);
+      this.dhcpLeaseRemaining.set({ family }, 0);
+      for (const outcome of ['ok', 'error'] as const) this.dhcpAcquired.inc({ family, outcome }, 0);
       for (const outcome of ['ok', 'error'] as const)
         this.gatewayResolve.inc({ family, outcome }, 0);
       for (const proto of ['tcp', 'udp'] as const) this.dnatEntries.set({ family, proto }, 0);

@@ -28,9 +28,8 @@ const IMPLEMENTED: readonly AnchorMode[] = [
 /** anchord's other mode names (and older spellings), with what to do instead. */
 const NOT_SUPPORTED: Readonly<Record<string, string>> = {
   rebinder: 'the mode is called external-rebinder',
-  'dhcp-refresh':
-    'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
-  dhcp: 'the anchor keeps the address Docker assigns (ANCHORD_ADDRESS_MODE=bootstrap); reserve it in Compose',
+  'dhcp-refresh': 'dhcp-refresh is an address mode: set ANCHORD_ADDRESS_MODE=dhcp-refresh',
+  dhcp: 'DHCP is an address mode: set ANCHORD_ADDRESS_MODE=dhcp-refresh',
 };
 
 /**

@@ -29,6 +29,7 @@ import { IpRoutes, resolveHost } from './io/routes.js';
 import { loadConfig, parseDockerHost } from './config.js';
 import { findStaleNetns, staleNetnsReport } from './rebinder/stale-netns.js';
 import { AnchorDaemon } from './daemon.js';
+import { DhcpOnOutside } from './dhcp/io/on-outside.js';
 import { AnchorMetrics } from './metrics.js';
 import { selectMode } from './mode.js';
 import type { Notice } from './model.js';
@@ -182,12 +183,15 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
   );
 
   const metrics = new AnchorMetrics();
+  const dhcp =
+    config.dhcp === undefined ? undefined : new DhcpOnOutside(config.dhcp, logger, metrics);
   const daemon = new AnchorDaemon(config, {
     discovery: options.discovery ?? new DockerDiscovery(config.docker),
     kernel: options.kernel ?? new NftCli(),
-    interfaces: localInterfacesByMac,
+    interfaces: () => localInterfacesByMac({ withoutAddress: dhcp !== undefined }),
     logger,
     metrics,
+    ...(dhcp !== undefined ? { onOutside: (iface: string) => dhcp.outside(iface) } : {}),
   });
   const server = await serve(
     config.metrics,
@@ -198,10 +202,13 @@ async function runNetworkAnchor(options: RunOptions): Promise<number> {
     },
     options,
   );
-  const detach = onStopSignal(options, logger, () => daemon.stop());
+  const detach = onStopSignal(options, logger, async () => {
+    await Promise.all([daemon.stop(), dhcp?.stop()]);
+  });
   await daemon.start();
   const code = await daemon.done;
   detach();
+  await dhcp?.stop();
   await closeServer(server);
   return code;
 }

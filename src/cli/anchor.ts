@@ -17,6 +17,9 @@ Configuration comes only from the environment:
   ANCHORD_EXT_NETWORK      Docker network of the outside address (else ANCHORD_EXT_IFACE, default eth0)
   ANCHORD_SHARED_NETWORK   network backend addresses are read from (default: chosen automatically)
   ANCHORD_POLL_INTERVAL    safety-net resync, e.g. 30s or 2m30s (default 30s)
+  ANCHORD_ADDRESS_MODE     bootstrap (default), or dhcp-refresh to lease the outside address by DHCP
+  ANCHORD_DHCP_HOSTNAME    dhcp-refresh: hostname and client id (default: the project)
+  ANCHORD_DHCP_BACKOFF_MAX dhcp-refresh: longest wait between attempts (default 5m)
   ANCHORD_LOG_LEVEL        debug, info, warn, error (default info)
   ANCHORD_METRICS_ADDR     /healthz, /readyz, /metrics (default 127.0.0.1:9090; "" disables)
   DOCKER_HOST              unix:///var/run/docker.sock (default) or tcp://host:port

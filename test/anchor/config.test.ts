@@ -190,10 +190,34 @@ const errors: {
     env_: 'ANCHORD_MODE',
   },
   {
-    name: 'dhcp address mode not supported',
-    env: { ANCHORD_PROJECT: 'p', ANCHORD_ADDRESS_MODE: 'dhcp-refresh' },
-    code: 'ANCHOR_MODE_NOT_SUPPORTED',
-    env_: 'ANCHORD_ADDRESS_MODE',
+    name: 'dhcp-refresh with an invalid back-off cap',
+    env: {
+      ANCHORD_PROJECT: 'p',
+      ANCHORD_ADDRESS_MODE: 'dhcp-refresh',
+      ANCHORD_DHCP_BACKOFF_MAX: 'soon',
+    },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_DHCP_BACKOFF_MAX',
+  },
+  {
+    name: 'dhcp-refresh with an invalid hostname',
+    env: {
+      ANCHORD_PROJECT: 'p',
+      ANCHORD_ADDRESS_MODE: 'dhcp-refresh',
+      ANCHORD_DHCP_HOSTNAME: 'a b',
+    },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_DHCP_HOSTNAME',
+  },
+  {
+    name: 'dhcp-refresh with two IPv4 gateway pins',
+    env: {
+      ANCHORD_PROJECT: 'p',
+      ANCHORD_ADDRESS_MODE: 'dhcp-refresh',
+      ANCHORD_EXT_GATEWAY_IP: '10.0.0.1,10.0.0.2',
+    },
+    code: 'ANCHOR_INVALID_CONFIG',
+    env_: 'ANCHORD_EXT_GATEWAY_IP',
   },
   {
     name: 'unknown address mode',
