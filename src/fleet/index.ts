@@ -45,3 +45,8 @@ export type { FleetStageData, FleetStageOptions, FleetMatrix } from './stage.js'
 export { buildFleetStage } from './stage.js';
 export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input.js';
 export { DATUM_SCHEMA_ID, datumDocumentSchema } from './documents/json-schema.js';
+export type { ShardFlags } from './shard.js';
+export { shardOfRun } from './shard.js';
+export { fleetRevision } from './revision.js';
+export type { MergedShards, ShardKind, ShardOutput } from './merge.js';
+export { mergeShards, readShardOutput } from './merge.js';
