@@ -65,7 +65,7 @@ export function registerMergeCommand(program: Command, io: CliIO, exit: { code: 
     .description(
       'join the --json outputs of every shard of one validate or resolve run into the output of one unsharded run',
     )
-    .argument('<shard...>', 'each shard\'s --json output (from --shard I/N or --shards N)')
+    .argument('<shard...>', "each shard's --json output (from --shard I/N or --shards N)")
     .option('--json', 'print the joined JSON on stdout, as the unsharded run prints it')
     .addHelpText(
       'after',

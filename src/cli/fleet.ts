@@ -22,7 +22,6 @@ import {
 } from '../fleet/index.js';
 import type { Command } from 'commander';
 import type {
-  Fleet,
   FleetProblem,
   FleetSource,
   HostManifest,

@@ -65,7 +65,9 @@ export function readShardOutput(name: string, text: string): ShardOutput {
     throw notAShard(name, `its shard ${JSON.stringify(record.shard)} is not I/N`);
   }
   const isValidate =
-    typeof record.digests === 'object' && record.digests !== null && Array.isArray(record.layerHosts);
+    typeof record.digests === 'object' &&
+    record.digests !== null &&
+    Array.isArray(record.layerHosts);
   if (!isValidate && !Array.isArray(record.hosts))
     throw notAShard(name, 'it holds neither digests nor manifests');
   if (!Array.isArray(record.diagnostics)) throw notAShard(name, 'it holds no diagnostics');
@@ -125,7 +127,9 @@ function checkedShards(outputs: readonly ShardOutput[]): ShardOutput[] {
       `shard${missing.length === 1 ? '' : 's'} ${missing
         .slice(0, 10)
         .map((i) => `${i}/${first.shard.count}`)
-        .join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} of ${first.shard.count} ${missing.length === 1 ? 'is' : 'are'} missing`,
+        .join(
+          ', ',
+        )}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''} of ${first.shard.count} ${missing.length === 1 ? 'is' : 'are'} missing`,
       { hint: 'merge the output of every shard, 1/N to N/N' },
     );
   return [...byIndex.keys()].sort((a, b) => a - b).map((i) => byIndex.get(i) as ShardOutput);

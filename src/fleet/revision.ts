@@ -16,7 +16,9 @@ export function fleetRevision(
 ): string {
   const lines: string[] = [];
   for (const file of files)
-    lines.push(`file\u0000${file.path}\u0000${createHash('sha256').update(file.bytes).digest('hex')}`);
+    lines.push(
+      `file\u0000${file.path}\u0000${createHash('sha256').update(file.bytes).digest('hex')}`,
+    );
   for (const path of options.paths ?? []) lines.push(`path\u0000${path}`);
   for (const [path, digest] of contents ?? []) lines.push(`content\u0000${path}\u0000${digest}`);
   lines.sort(compareText);

@@ -68,7 +68,7 @@ export function shardOfRun(
     throw new LabelwiseError(
       'FLEET_INVALID_SHARD',
       `--shards must be a count N with 1 <= N <= 65536, got ${JSON.stringify(flags.shards)}`,
-      { hint: 'in an Indexed Job, --shards is the Job\'s completions, e.g. --shards 4' },
+      { hint: "in an Indexed Job, --shards is the Job's completions, e.g. --shards 4" },
     );
   const text = env.JOB_COMPLETION_INDEX;
   const index = text !== undefined && /^(0|[1-9][0-9]{0,5})$/.test(text) ? Number(text) : NaN;
