@@ -7,7 +7,6 @@
 import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
   SCHEMA_VERSION,
-  defaultThreads,
   fleetDiagnosticsJson,
   fleetRevision,
   hostIndex,
@@ -56,7 +55,7 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
     .option('--shards <n>', SHARDS_HELP)
     .option(
       '--threads <n>',
-      'worker threads resolving hosts (default: every core for fleets of 2,000 hosts or more)',
+      'worker threads resolving hosts (default: every core free memory allows, for fleets of 2,000 hosts or more)',
     )
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExit 1 when any error is found.\n\nExample:\n  ${EXAMPLES.validate}\n`)
@@ -69,13 +68,12 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
         fleet.hosts.map((h) => h.name),
         shard,
       );
-      const parallel = threads ?? (names.length >= 2000 ? defaultThreads() : 1);
+      // Undefined: as many threads as cores and free memory allow, for fleets worth spreading.
+      const parallel = threads ?? (names.length >= 2000 ? undefined : 1);
       const report = await validateInParallel(
         fleet,
-        source.files,
-        source.options,
         { hosts: names },
-        { threads: parallel },
+        parallel === undefined ? {} : { threads: parallel },
       );
       exit.code = report.errors > 0 ? EXIT.invalid : EXIT.ok;
       printValidation(io, source, report, shard, flags.json === true);

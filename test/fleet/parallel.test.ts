@@ -47,7 +47,7 @@ test('validate on worker threads equals validate on one thread, whatever the bat
   const one = validateFleet(fleet);
   assert.ok(one.errors > 0, 'the fleet has problems to merge');
   for (const batch of [1, 7, 256]) {
-    const many = await validateInParallel(fleet, list, {}, {}, { threads: 2, batch });
+    const many = await validateInParallel(fleet, {}, { threads: 2, batch });
     assert.deepEqual(many, one);
     assert.equal(JSON.stringify(many), JSON.stringify(one));
   }
@@ -61,4 +61,36 @@ test('validate --threads 2 prints the same JSON as --threads 1', async () => {
   const bad = await cli('validate', EXAMPLE, '--threads', '0');
   assert.equal(bad.code, 1);
   assert.match(bad.err, /FLEET_INVALID_SHARD/);
+});
+
+test('workers resolve from the shared core: hosts named and labelled like Object members', async () => {
+  // Workers get Host documents by message, not from their own parse: labels such as
+  // `constructor` must read as the host's own, never as an inherited member.
+  const hosts = ['__proto__', 'constructor', 'toString', 'plain'].map((name, i) =>
+    host(name, i % 2 === 0 ? { constructor: 'x', role: 'web' } : { role: 'web' }),
+  );
+  const list: FleetFile[] = [
+    { path: 'fleet.yaml', bytes: FLEET },
+    { path: 'hosts.yaml', bytes: hosts.join('---\n') },
+    {
+      path: 'web/layer.yaml',
+      bytes: [
+        layer('role-web', 10, '  labels:\n    role: web\n'),
+        doc('File', 'c', 'desired:\n  path: /etc/c\n  content: "{{ labels.constructor }}"\n'),
+      ].join('---\n'),
+    },
+    {
+      path: 'ctor/layer.yaml',
+      bytes: [
+        layer('has-ctor', 20, '  has:\n    - constructor\n'),
+        doc('File', 'c', 'desired:\n  mode: "0600"\n'),
+      ].join('---\n'),
+    },
+  ];
+  const fleet = loadFleet(list);
+  assert.deepEqual(fleet.problems, []);
+  const one = validateFleet(fleet);
+  assert.ok(one.errors > 0, 'hosts without the label fail to substitute it');
+  const many = await validateInParallel(fleet, {}, { threads: 2, batch: 1 });
+  assert.equal(JSON.stringify(many), JSON.stringify(one));
 });

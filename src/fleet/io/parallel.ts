@@ -1,12 +1,15 @@
 /**
- * Resolving many hosts on every core: worker threads each load the fleet once, then take
- * batches of hosts from a shared queue. Results are put back in host order, so the output is the
- * same bytes whatever the number of threads and however the batches were scheduled.
+ * Resolving many hosts on every core. The main thread has loaded the fleet; it serializes the
+ * resolution core (layers and what exists, not the hosts) once into shared memory, and each
+ * worker reads it from there: no worker parses YAML or holds the fleet's hosts. Workers then take
+ * batches of Host documents from a shared queue. Results are put back in host order, so the
+ * output is the same bytes whatever the number of threads and however the batches were scheduled.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
+import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import type { FleetFile, LoadOptions } from '../documents/load-fleet.js';
-import type { Fleet, FleetProblem } from '../model.js';
+import type { Fleet, FleetProblem, HostDoc } from '../model.js';
+import { resolutionCore } from '../resolve/resolution-core.js';
 import { validateFleet } from '../validate.js';
 import type { ValidateOptions, ValidationReport } from '../validate.js';
 
@@ -18,17 +21,34 @@ export interface HostResult {
 }
 
 export interface ParallelOptions {
-  /** Worker threads (default: every core the process may use). 1 resolves in this thread. */
+  /**
+   * Worker threads. Default: {@link defaultThreads} for the fleet's core (every core the process
+   * may use, as far as free memory allows). 1 resolves in this thread for validate.
+   */
   readonly threads?: number;
   /** Hosts per batch handed to a worker. Default 256. */
   readonly batch?: number;
-  /** Called once every worker has loaded the fleet (benchmarks time resolution from here). */
+  /** Called once every worker has read the core (benchmarks time resolution from here). */
   readonly onReady?: () => void;
 }
 
-/** The number of threads `threads: undefined` means. */
-export function defaultThreads(): number {
-  return Math.max(1, availableParallelism());
+/**
+ * What one worker costs beyond the core's serialized bytes: its isolate and heap baseline, and
+ * the memo of resource results it builds. Measured on the benchmark fleet (npm run bench --
+ * fleet), rounded up.
+ */
+const WORKER_BASE = 48 * 1024 * 1024;
+const CORE_EXPANSION = 6;
+
+/**
+ * The number of threads `threads: undefined` means: every core the process may use, but no more
+ * workers than half the free memory holds, each costing about `coreBytes` (the serialized core)
+ * expanded into its heap. Never less than 1.
+ */
+export function defaultThreads(coreBytes = 0): number {
+  const perWorker = WORKER_BASE + CORE_EXPANSION * coreBytes;
+  const byMemory = Math.floor(freemem() / 2 / perWorker);
+  return Math.max(1, Math.min(availableParallelism(), byMemory));
 }
 
 /**
@@ -44,46 +64,47 @@ function startWorker(workerData: unknown): Worker {
   return new Worker(boot, { eval: true, workerData });
 }
 
-/**
- * Resolves `hosts` of the fleet loaded from `files` (with `options`, as {@link loadFleet} was
- * called) in worker threads. Returns results in the order of `hosts`.
- */
+/** The core in shared memory: serialized once, read by every worker without a copy per worker. */
+function sharedCore(fleet: Fleet): SharedArrayBuffer {
+  const bytes = serialize(resolutionCore(fleet));
+  const shared = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(shared).set(bytes);
+  return shared;
+}
+
+/** Resolves `hosts` of the loaded `fleet` in worker threads. Returns results in the order of `hosts`. */
 export async function resolveInParallel(
-  files: readonly FleetFile[],
-  options: LoadOptions,
-  contents: ReadonlyMap<string, string> | undefined,
+  fleet: Fleet,
   hosts: readonly string[],
   parallel: ParallelOptions = {},
 ): Promise<HostResult[]> {
-  const threads = Math.max(1, Math.min(parallel.threads ?? defaultThreads(), hosts.length));
+  const core = sharedCore(fleet);
+  return resolveWithCore(
+    fleet,
+    core,
+    hosts,
+    parallel.threads ?? defaultThreads(core.byteLength),
+    parallel,
+  );
+}
+
+async function resolveWithCore(
+  fleet: Fleet,
+  core: SharedArrayBuffer,
+  hosts: readonly string[],
+  wanted: number,
+  parallel: ParallelOptions,
+): Promise<HostResult[]> {
+  const threads = Math.max(1, Math.min(wanted, hosts.length));
+  const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
   const size = parallel.batch ?? 256;
-  const batches: string[][] = [];
-  for (let i = 0; i < hosts.length; i += size) batches.push(hosts.slice(i, i + size));
+  const batches: HostDoc[][] = [];
+  for (let i = 0; i < hosts.length; i += size)
+    batches.push(hosts.slice(i, i + size).map((name) => byName.get(name) as HostDoc));
   const out: HostResult[][] = new Array(batches.length);
-  const workerData = {
-    files: files.map((f) => ({ path: f.path, bytes: f.bytes })),
-    options: {
-      ...(options.label === undefined ? {} : { label: options.label }),
-      ...(options.paths === undefined ? {} : { paths: [...options.paths] }),
-      ...(options.links === undefined ? {} : { links: [...options.links] }),
-      ...(options.oversized === undefined ? {} : { oversized: [...options.oversized] }),
-      ...(options.diagnostics === undefined ? {} : { diagnostics: [...options.diagnostics] }),
-    },
-    ...(contents === undefined ? {} : { contents: [...contents] }),
-  };
-  const workers = Array.from({ length: threads }, () => startWorker(workerData));
+  const workers = Array.from({ length: threads }, () => startWorker({ core }));
   try {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((resolve, reject) => {
-            w.once('message', () => resolve());
-            w.once('error', reject);
-            // A worker that stops without an error event (killed, out of memory) must not hang us.
-            w.once('exit', (code) => reject(new Error(`resolve worker exited with code ${code}`)));
-          }),
-      ),
-    );
+    await Promise.all(workers.map(whenReady));
     parallel.onReady?.();
     let next = 0;
     let received = 0;
@@ -121,24 +142,32 @@ export async function resolveInParallel(
   return out.flat();
 }
 
+function whenReady(w: Worker): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    w.once('message', () => resolve());
+    w.once('error', reject);
+    // A worker that stops without an error event (killed, out of memory) must not hang us.
+    w.once('exit', (code) => reject(new Error(`resolve worker exited with code ${code}`)));
+  });
+}
+
 /**
  * {@link validateFleet} with host resolution spread over worker threads. The report is identical
  * to the single-threaded one (a test checks it).
  */
 export async function validateInParallel(
   fleet: Fleet,
-  files: readonly FleetFile[],
-  options: LoadOptions,
   validate: ValidateOptions = {},
   parallel: ParallelOptions = {},
 ): Promise<ValidationReport> {
   const names = validate.hosts ?? fleet.hosts.map((h) => h.name);
-  const threads = parallel.threads ?? defaultThreads();
-  if (threads <= 1 || names.length < 2) {
+  const core = parallel.threads === 1 || names.length < 2 ? undefined : sharedCore(fleet);
+  const threads = parallel.threads ?? (core === undefined ? 1 : defaultThreads(core.byteLength));
+  if (core === undefined || threads <= 1) {
     parallel.onReady?.();
     return validateFleet(fleet, validate);
   }
-  const results = await resolveInParallel(files, options, fleet.contents, names, parallel);
+  const results = await resolveWithCore(fleet, core, names, threads, parallel);
   const byHost = new Map(results.map((r) => [r.host, r]));
   return validateFleet(fleet, { ...validate, hosts: names, resolved: byHost });
 }
