@@ -38,7 +38,12 @@ export type { ManifestJson } from './manifest-json.js';
 export { manifestJson } from './manifest-json.js';
 export { loadFleetDir, loadFleetAt, loadFleetSource } from './io/load-dir.js';
 export type { FleetSource } from './io/load-dir.js';
-export { defaultThreads, resolveInParallel, validateInParallel } from './io/parallel.js';
+export {
+  defaultThreads,
+  resolveInParallel,
+  validateInParallel,
+  workerLimits,
+} from './io/parallel.js';
 export type { HostResult, ParallelOptions } from './io/parallel.js';
 export { openFleetReader, readFleetTree } from './io/read-tree.js';
 export type { FleetStageData, FleetStageOptions, FleetMatrix } from './stage.js';

@@ -1,7 +1,15 @@
 // Resolution on every core: worker threads give byte-for-byte the report one thread gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadFleet, validateFleet, validateInParallel } from '../../src/fleet/index.js';
+import { availableParallelism, freemem } from 'node:os';
+import {
+  defaultThreads,
+  loadFleet,
+  resolveInParallel,
+  validateFleet,
+  validateInParallel,
+  workerLimits,
+} from '../../src/fleet/index.js';
 import type { FleetFile } from '../../src/fleet/index.js';
 import { EXAMPLE, cli } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
@@ -93,4 +101,31 @@ test('workers resolve from the shared core: hosts named and labelled like Object
   assert.ok(one.errors > 0, 'hosts without the label fail to substitute it');
   const many = await validateInParallel(fleet, {}, { threads: 2, batch: 1 });
   assert.equal(JSON.stringify(many), JSON.stringify(one));
+});
+
+test('a worker over its heap bound leaves the report to the main thread, unchanged', async () => {
+  const list = files();
+  const fleet = loadFleet(list);
+  const one = validateFleet(fleet);
+  // 1 MB cannot hold a worker's code, let alone the core: every worker runs out of memory.
+  await assert.rejects(
+    resolveInParallel(
+      fleet,
+      fleet.hosts.map((h) => h.name),
+      { threads: 2, heapMb: 1 },
+    ),
+    { code: 'ERR_WORKER_OUT_OF_MEMORY' },
+  );
+  const bounded = await validateInParallel(fleet, {}, { threads: 2, heapMb: 1 });
+  assert.equal(JSON.stringify(bounded), JSON.stringify(one));
+});
+
+test('workers are bounded by the core they hold, and the default respects free memory', () => {
+  const small = workerLimits(1024 * 1024);
+  const large = workerLimits(64 * 1024 * 1024);
+  assert.equal(small.maxYoungGenerationSizeMb, 4);
+  assert.ok((large.maxOldGenerationSizeMb ?? 0) > (small.maxOldGenerationSizeMb ?? 0));
+  assert.ok(defaultThreads(0) >= 1 && defaultThreads(0) <= availableParallelism());
+  // A core too large for half the free memory leaves one thread, never none.
+  assert.equal(defaultThreads(freemem() * 4), 1);
 });

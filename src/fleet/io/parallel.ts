@@ -8,6 +8,7 @@
 import { availableParallelism, freemem } from 'node:os';
 import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { Fleet, FleetProblem, HostDoc } from '../model.js';
 import { resolutionCore } from '../resolve/resolution-core.js';
 import { validateFleet } from '../validate.js';
@@ -30,24 +31,23 @@ export interface ParallelOptions {
   readonly batch?: number;
   /** Called once every worker has read the core (benchmarks time resolution from here). */
   readonly onReady?: () => void;
+  /** Each worker's old-generation heap bound in MB. Default: {@link workerLimits} of the core. */
+  readonly heapMb?: number;
 }
 
-/**
- * What one worker costs beyond the core's serialized bytes: its isolate and heap baseline, and
- * the memo of resource results it builds. Measured on the benchmark fleet (npm run bench --
- * fleet), rounded up.
- */
-const WORKER_BASE = 48 * 1024 * 1024;
+/** What a worker holds outside its bounded heap: isolate, code, young generation. */
+const WORKER_BASE_MB = 64;
+/** Heap bytes per serialized byte of the core, once deserialized and prepared (measured: ~4). */
 const CORE_EXPANSION = 6;
 
 /**
  * The number of threads `threads: undefined` means: every core the process may use, but no more
- * workers than half the free memory holds, each costing about `coreBytes` (the serialized core)
- * expanded into its heap. Never less than 1.
+ * workers than half the free memory holds, each costing its heap bound ({@link workerLimits})
+ * and its base. Never less than 1.
  */
 export function defaultThreads(coreBytes = 0): number {
-  const perWorker = WORKER_BASE + CORE_EXPANSION * coreBytes;
-  const byMemory = Math.floor(freemem() / 2 / perWorker);
+  const perWorkerMb = WORKER_BASE_MB + (workerLimits(coreBytes).maxOldGenerationSizeMb ?? 0);
+  const byMemory = Math.floor(freemem() / 2 / (perWorkerMb * 1024 * 1024));
   return Math.max(1, Math.min(availableParallelism(), byMemory));
 }
 
@@ -55,13 +55,29 @@ export function defaultThreads(coreBytes = 0): number {
  * Starts a resolve worker. From a build the worker is the compiled `.js`; from the sources (run
  * through tsx) it is a `.ts` file, and the worker first registers tsx's loader in its own thread.
  */
-function startWorker(workerData: unknown): Worker {
+function startWorker(workerData: unknown, resourceLimits: ResourceLimits): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./resolve-worker.js', import.meta.url), { workerData });
+    return new Worker(new URL('./resolve-worker.js', import.meta.url), {
+      workerData,
+      resourceLimits,
+    });
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./resolve-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
+}
+
+/**
+ * A worker's heap, bounded by what it holds: the core (expanded from its serialized size), its
+ * memo and one batch. Left unbounded, V8 lets each worker's heap grow far past that before it
+ * collects, and memory grows with the thread count by hundreds of megabytes per worker.
+ */
+export function workerLimits(coreBytes: number): ResourceLimits {
+  const coreMb = coreBytes / (1024 * 1024);
+  return {
+    maxYoungGenerationSizeMb: 4,
+    maxOldGenerationSizeMb: Math.ceil(128 + CORE_EXPANSION * 4 * coreMb),
+  };
 }
 
 /** The core in shared memory: serialized once, read by every worker without a copy per worker. */
@@ -102,7 +118,11 @@ async function resolveWithCore(
   for (let i = 0; i < hosts.length; i += size)
     batches.push(hosts.slice(i, i + size).map((name) => byName.get(name) as HostDoc));
   const out: HostResult[][] = new Array(batches.length);
-  const workers = Array.from({ length: threads }, () => startWorker({ core }));
+  const limits =
+    parallel.heapMb === undefined
+      ? workerLimits(core.byteLength)
+      : { ...workerLimits(core.byteLength), maxOldGenerationSizeMb: parallel.heapMb };
+  const workers = Array.from({ length: threads }, () => startWorker({ core }, limits));
   try {
     await Promise.all(workers.map(whenReady));
     parallel.onReady?.();
@@ -167,7 +187,14 @@ export async function validateInParallel(
     parallel.onReady?.();
     return validateFleet(fleet, validate);
   }
-  const results = await resolveWithCore(fleet, core, names, threads, parallel);
+  let results: HostResult[];
+  try {
+    results = await resolveWithCore(fleet, core, names, threads, parallel);
+  } catch (error) {
+    // A worker over its heap bound: the same report, from this thread, only slower.
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_OUT_OF_MEMORY') throw error;
+    return validateFleet(fleet, validate);
+  }
   const byHost = new Map(results.map((r) => [r.host, r]));
   return validateFleet(fleet, { ...validate, hosts: names, resolved: byHost });
 }
