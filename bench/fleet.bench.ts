@@ -14,7 +14,8 @@
  * - resolving each host vs `JSON.stringify` of the manifest it gave, in one loop
  *   (`resolve_over_serialize`), and peak memory per host above the loaded repository;
  * - resolution on one thread vs a worker thread per core (`parallel_speedup`), on
- *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned.
+ *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned, and the peak memory
+ *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`).
  *
  * `npm run bench -- fleet [--json]`. Timing never fails anything.
  */
@@ -384,15 +385,23 @@ export async function bench(): Promise<BenchReport> {
   // fleet first, in parallel, before the clock starts).
   const cores = availableParallelism();
   const parallelHosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
+  const inThread = parallelInChild(parallelHosts, 0);
   const serial = parallelInChild(parallelHosts, 1);
   const wide = parallelInChild(parallelHosts, cores);
   results.push({
+    name: `validate ${parallelHosts} hosts in the main thread (--threads 1)`,
+    resolve_s: inThread.resolve_s,
+    peak_rss_mb: inThread.peak_rss_mb,
+  });
+  results.push({
     name: `resolve ${parallelHosts} hosts, 1 worker thread`,
     resolve_s: serial.resolve_s,
+    peak_rss_mb: serial.peak_rss_mb,
   });
   results.push({
     name: `resolve ${parallelHosts} hosts, ${cores} worker threads`,
     resolve_s: wide.resolve_s,
+    peak_rss_mb: wide.peak_rss_mb,
   });
   const sel = selection(10000);
   results.push({
@@ -414,6 +423,8 @@ export async function bench(): Promise<BenchReport> {
         full === undefined ? 0 : full.resolve_each_s / Math.max(full.serialize_each_s, 1e-9),
       parallel_speedup: serial.resolve_s / wide.resolve_s,
       parallel_target: 0.85 * cores,
+      // Peak memory with a worker per core over validate in the main thread (target < 1.5).
+      threads_rss_over_one_thread: wide.peak_rss_mb / inThread.peak_rss_mb,
       scan_over_index: sel.scan_ns / sel.index_ns,
       [`resolve_growth_${largest}_over_${smallest}`]:
         (growth[String(largest)] as number) / (growth[String(smallest)] as number),
@@ -439,8 +450,14 @@ export async function bench(): Promise<BenchReport> {
 interface ParallelFigures {
   hosts: number;
   threads: number;
-  /** Wall time of resolving every host, from every worker having loaded the fleet to the report. */
+  /** Wall time of resolving every host, from every worker having read the fleet to the report. */
   resolve_s: number;
+  /** Peak resident memory of the process, every worker thread included. */
+  peak_rss_mb: number;
+}
+
+function peakMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
 }
 
 /**
@@ -450,11 +467,16 @@ interface ParallelFigures {
 async function runParallel(hosts: number, threads: number): Promise<ParallelFigures> {
   const files = generateFleet(hosts);
   const fleet = loadFleet(files);
+  if (threads === 0) {
+    // The one-thread figure: validate in this thread, as `--threads 1` runs it.
+    const start = process.hrtime.bigint();
+    consume(validateFleet(fleet).errors);
+    const end = process.hrtime.bigint();
+    return { hosts, threads, resolve_s: Number(end - start) / 1e9, peak_rss_mb: peakMb() };
+  }
   let ready = 0n;
   const results = await resolveInParallel(
-    files,
-    {},
-    fleet.contents,
+    fleet,
     fleet.hosts.map((h) => h.name),
     {
       threads,
@@ -465,7 +487,7 @@ async function runParallel(hosts: number, threads: number): Promise<ParallelFigu
   );
   const done = process.hrtime.bigint();
   consume(results.length);
-  return { hosts, threads, resolve_s: Number(done - ready) / 1e9 };
+  return { hosts, threads, resolve_s: Number(done - ready) / 1e9, peak_rss_mb: peakMb() };
 }
 
 function parallelInChild(hosts: number, threads: number): ParallelFigures {

@@ -97,6 +97,7 @@ export const EXAMPLES = {
   explain: "labelwise fleet explain examples/homelab/fleet --host web-001 'File[nginx-config]'",
   hosts: 'labelwise fleet hosts examples/homelab/fleet --layer role-web',
   affected: 'labelwise fleet affected examples/homelab/fleet --from HEAD~1 --to HEAD',
+  merge: 'labelwise fleet merge shard-1.json shard-2.json --json',
 };
 
 /** `labelwise fleet …`. */

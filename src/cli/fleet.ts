@@ -7,24 +7,30 @@
 import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
   SCHEMA_VERSION,
-  defaultThreads,
   fleetDiagnosticsJson,
+  fleetRevision,
   hostIndex,
   manifestJson,
-  parseShard,
   prepareFleet,
   resolveHost,
   shardHosts,
+  shardOfRun,
   shortDigest,
   threadsOf,
   validateInParallel,
 } from '../fleet/index.js';
 import type { Command } from 'commander';
-import type { Fleet, FleetProblem, HostManifest, Shard, ValidationReport } from '../fleet/index.js';
+import type {
+  FleetProblem,
+  FleetSource,
+  HostManifest,
+  Shard,
+  ShardFlags,
+  ValidationReport,
+} from '../fleet/index.js';
 import {
   EXAMPLES,
   colourProblem,
-  load,
   loadSource,
   reportLoadErrors,
   show,
@@ -32,6 +38,7 @@ import {
 } from './fleet-support.js';
 import type { JsonFlag } from './fleet-support.js';
 import { registerInspectCommands } from './fleet-inspect.js';
+import { registerMergeCommand } from './fleet-merge.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
@@ -45,14 +52,15 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
     )
     .argument('<repo>', 'the fleet directory (holding the Fleet document)')
     .option('--shard <i/n>', 'resolve only shard I of N (hosts split by a stable hash of the name)')
+    .option('--shards <n>', SHARDS_HELP)
     .option(
       '--threads <n>',
-      'worker threads resolving hosts (default: every core for fleets of 2,000 hosts or more)',
+      'worker threads resolving hosts (default: every core free memory allows, for fleets of 2,000 hosts or more)',
     )
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExit 1 when any error is found.\n\nExample:\n  ${EXAMPLES.validate}\n`)
-    .action(async (repo: string, flags: JsonFlag & { shard?: string; threads?: string }) => {
-      const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+    .action(async (repo: string, flags: JsonFlag & ShardFlags & { threads?: string }) => {
+      const shard = shardOfRun(flags, io.env);
       const threads = threadsOf(flags.threads);
       const source = await loadSource(io, repo);
       const fleet = source.fleet;
@@ -60,26 +68,38 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
         fleet.hosts.map((h) => h.name),
         shard,
       );
-      const parallel = threads ?? (names.length >= 2000 ? defaultThreads() : 1);
+      // Undefined: as many threads as cores and free memory allow, for fleets worth spreading.
+      const parallel = threads ?? (names.length >= 2000 ? undefined : 1);
       const report = await validateInParallel(
         fleet,
-        source.files,
-        source.options,
         { hosts: names },
-        { threads: parallel },
+        parallel === undefined ? {} : { threads: parallel },
       );
       exit.code = report.errors > 0 ? EXIT.invalid : EXIT.ok;
-      printValidation(io, fleet, report, shard, flags.json === true);
+      printValidation(io, source, report, shard, flags.json === true);
     });
 }
 
+/** What a shard's `--json` adds: which shard, and what it was computed from (for `fleet merge`). */
+function shardJson(source: FleetSource, shard: Shard | undefined): Record<string, string> {
+  if (shard === undefined) return {};
+  return {
+    shard: `${shard.index}/${shard.count}`,
+    revision: fleetRevision(source.files, source.options, source.fleet.contents),
+  };
+}
+
+const SHARDS_HELP =
+  'run shard I of N, N given here and I read from JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it)';
+
 function printValidation(
   io: CliIO,
-  fleet: Fleet,
+  source: FleetSource,
   report: ValidationReport,
   shard: Shard | undefined,
   json: boolean,
 ): void {
+  const fleet = source.fleet;
   const index = hostIndex(fleet);
   const layerHosts = fleet.layers.map((l) => ({
     name: l.name,
@@ -90,7 +110,7 @@ function printValidation(
     printJson(io, {
       fleet: fleet.fleet?.name ?? null,
       schema: SCHEMA_VERSION,
-      ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+      ...shardJson(source, shard),
       hosts: report.hosts,
       layers: report.layers,
       resources: report.resources,
@@ -118,19 +138,21 @@ function resolveCommand(program: Command, io: CliIO, exit: { code: number }): vo
     .argument('<repo>', 'the fleet directory')
     .option('--host <name>', 'the Host to resolve')
     .option('--shard <i/n>', 'without --host: resolve every host of shard I of N')
+    .option('--shards <n>', `without --host: ${SHARDS_HELP}`)
     .option('--json', 'print JSON on stdout')
     .addHelpText(
       'after',
       `\nExit 1 when a resolution has errors (they go to stderr).\n\nExample:\n  ${EXAMPLES.resolve}\n`,
     )
-    .action(async (repo: string, flags: JsonFlag & { host?: string; shard?: string }) => {
-      if (flags.host !== undefined && flags.shard !== undefined)
+    .action(async (repo: string, flags: JsonFlag & ShardFlags & { host?: string }) => {
+      if (flags.host !== undefined && (flags.shard !== undefined || flags.shards !== undefined))
         throw new LabelwiseError(
           'FLEET_INVALID_SHARD',
           '--shard resolves every host of a shard; it cannot be combined with --host',
         );
-      const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-      const fleet = await load(io, repo);
+      const shard = shardOfRun(flags, io.env);
+      const source = await loadSource(io, repo);
+      const fleet = source.fleet;
       const loadErrors = reportLoadErrors(io, fleet, flags.json === true);
       const repository = fleet.problems.filter((p) => p.severity === 'error');
       const prepared = prepareFleet(fleet);
@@ -144,7 +166,8 @@ function resolveCommand(program: Command, io: CliIO, exit: { code: number }): vo
       const manifests = names.map((name) => resolveHost(prepared, name, { provenance: false }));
       const failed = manifests.some((m) => m.problems.length > 0);
       exit.code = loadErrors || failed ? EXIT.invalid : EXIT.ok;
-      if (flags.json) printResolvedJson(io, manifests, repository, flags.host, shard);
+      if (flags.json)
+        printResolvedJson(io, manifests, repository, flags.host, shardJson(source, shard));
       else if (flags.host === undefined) printResolvedHosts(io, manifests);
       else printManifest(io, manifests[0] as HostManifest);
     });
@@ -155,7 +178,7 @@ function printResolvedJson(
   manifests: readonly HostManifest[],
   repository: readonly FleetProblem[],
   host: string | undefined,
-  shard: Shard | undefined,
+  shard: Record<string, string>,
 ): void {
   if (host !== undefined) {
     const manifest = manifests[0] as HostManifest;
@@ -166,7 +189,7 @@ function printResolvedJson(
     return;
   }
   printJson(io, {
-    ...(shard === undefined ? {} : { shard: `${shard.index}/${shard.count}` }),
+    ...shard,
     hosts: manifests.map(manifestJson),
     ...fleetDiagnosticsJson([
       ...repository,
@@ -228,6 +251,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   // One line per command group; each group registers its subcommands in its own file.
   registerResolveCommands(program, io, exit);
   registerInspectCommands(program, io, exit);
+  registerMergeCommand(program, io, exit);
 
   program.addHelpText(
     'after',

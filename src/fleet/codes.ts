@@ -50,6 +50,18 @@ export const FLEET_CODES = {
   FLEET_BAD_REVISION: 'a revision does not exist or is not a commit',
   FLEET_INVALID_SHARD:
     '--shard is not I/N with 1 <= I <= N, or --threads is not a positive integer',
+  FLEET_INVALID_SHARD_INDEX:
+    '--shards N without a JOB_COMPLETION_INDEX from 0 to N-1 in the environment',
+  FLEET_NOT_A_SHARD:
+    'a fleet merge input is not the --json output of a sharded validate or resolve',
+  FLEET_SHARD_UNREADABLE: 'a fleet merge input cannot be read',
+  FLEET_SHARD_KIND_MISMATCH: 'fleet merge was given shards of validate and of resolve',
+  FLEET_SHARD_COUNT_MISMATCH:
+    'fleet merge was given shards of different counts (I/N with different N)',
+  FLEET_SHARD_REVISION_MISMATCH:
+    'fleet merge was given shards resolved from different revisions of the repository',
+  FLEET_SHARD_MISSING: 'fleet merge lacks the output of some shard',
+  FLEET_SHARD_DUPLICATE: 'fleet merge was given one shard twice',
   FLEET_INVALID_SELECTOR: '--selector cannot be parsed in any selector syntax',
   FLEET_INVALID_FORMAT: 'an affected output option is not understood (--format, --show-resources)',
 } as const;

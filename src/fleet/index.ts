@@ -38,10 +38,20 @@ export type { ManifestJson } from './manifest-json.js';
 export { manifestJson } from './manifest-json.js';
 export { loadFleetDir, loadFleetAt, loadFleetSource } from './io/load-dir.js';
 export type { FleetSource } from './io/load-dir.js';
-export { defaultThreads, resolveInParallel, validateInParallel } from './io/parallel.js';
+export {
+  defaultThreads,
+  resolveInParallel,
+  validateInParallel,
+  workerLimits,
+} from './io/parallel.js';
 export type { HostResult, ParallelOptions } from './io/parallel.js';
 export { openFleetReader, readFleetTree } from './io/read-tree.js';
 export type { FleetStageData, FleetStageOptions, FleetMatrix } from './stage.js';
 export { buildFleetStage } from './stage.js';
 export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input.js';
 export { DATUM_SCHEMA_ID, datumDocumentSchema } from './documents/json-schema.js';
+export type { ShardFlags } from './shard.js';
+export { shardOfRun } from './shard.js';
+export { fleetRevision } from './revision.js';
+export type { MergedShards, ShardKind, ShardOutput } from './merge.js';
+export { mergeShards, readShardOutput } from './merge.js';

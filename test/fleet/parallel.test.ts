@@ -1,7 +1,15 @@
 // Resolution on every core: worker threads give byte-for-byte the report one thread gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadFleet, validateFleet, validateInParallel } from '../../src/fleet/index.js';
+import { availableParallelism, freemem } from 'node:os';
+import {
+  defaultThreads,
+  loadFleet,
+  resolveInParallel,
+  validateFleet,
+  validateInParallel,
+  workerLimits,
+} from '../../src/fleet/index.js';
 import type { FleetFile } from '../../src/fleet/index.js';
 import { EXAMPLE, cli } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
@@ -47,7 +55,7 @@ test('validate on worker threads equals validate on one thread, whatever the bat
   const one = validateFleet(fleet);
   assert.ok(one.errors > 0, 'the fleet has problems to merge');
   for (const batch of [1, 7, 256]) {
-    const many = await validateInParallel(fleet, list, {}, {}, { threads: 2, batch });
+    const many = await validateInParallel(fleet, {}, { threads: 2, batch });
     assert.deepEqual(many, one);
     assert.equal(JSON.stringify(many), JSON.stringify(one));
   }
@@ -61,4 +69,63 @@ test('validate --threads 2 prints the same JSON as --threads 1', async () => {
   const bad = await cli('validate', EXAMPLE, '--threads', '0');
   assert.equal(bad.code, 1);
   assert.match(bad.err, /FLEET_INVALID_SHARD/);
+});
+
+test('workers resolve from the shared core: hosts named and labelled like Object members', async () => {
+  // Workers get Host documents by message, not from their own parse: labels such as
+  // `constructor` must read as the host's own, never as an inherited member.
+  const hosts = ['__proto__', 'constructor', 'toString', 'plain'].map((name, i) =>
+    host(name, i % 2 === 0 ? { constructor: 'x', role: 'web' } : { role: 'web' }),
+  );
+  const list: FleetFile[] = [
+    { path: 'fleet.yaml', bytes: FLEET },
+    { path: 'hosts.yaml', bytes: hosts.join('---\n') },
+    {
+      path: 'web/layer.yaml',
+      bytes: [
+        layer('role-web', 10, '  labels:\n    role: web\n'),
+        doc('File', 'c', 'desired:\n  path: /etc/c\n  content: "{{ labels.constructor }}"\n'),
+      ].join('---\n'),
+    },
+    {
+      path: 'ctor/layer.yaml',
+      bytes: [
+        layer('has-ctor', 20, '  has:\n    - constructor\n'),
+        doc('File', 'c', 'desired:\n  mode: "0600"\n'),
+      ].join('---\n'),
+    },
+  ];
+  const fleet = loadFleet(list);
+  assert.deepEqual(fleet.problems, []);
+  const one = validateFleet(fleet);
+  assert.ok(one.errors > 0, 'hosts without the label fail to substitute it');
+  const many = await validateInParallel(fleet, {}, { threads: 2, batch: 1 });
+  assert.equal(JSON.stringify(many), JSON.stringify(one));
+});
+
+test('a worker over its heap bound leaves the report to the main thread, unchanged', async () => {
+  const list = files();
+  const fleet = loadFleet(list);
+  const one = validateFleet(fleet);
+  // 1 MB cannot hold a worker's code, let alone the core: every worker runs out of memory.
+  await assert.rejects(
+    resolveInParallel(
+      fleet,
+      fleet.hosts.map((h) => h.name),
+      { threads: 2, heapMb: 1 },
+    ),
+    { code: 'ERR_WORKER_OUT_OF_MEMORY' },
+  );
+  const bounded = await validateInParallel(fleet, {}, { threads: 2, heapMb: 1 });
+  assert.equal(JSON.stringify(bounded), JSON.stringify(one));
+});
+
+test('workers are bounded by the core they hold, and the default respects free memory', () => {
+  const small = workerLimits(1024 * 1024);
+  const large = workerLimits(64 * 1024 * 1024);
+  assert.equal(small.maxYoungGenerationSizeMb, 4);
+  assert.ok((large.maxOldGenerationSizeMb ?? 0) > (small.maxOldGenerationSizeMb ?? 0));
+  assert.ok(defaultThreads(0) >= 1 && defaultThreads(0) <= availableParallelism());
+  // A core too large for half the free memory leaves one thread, never none.
+  assert.equal(defaultThreads(freemem() * 4), 1);
 });

@@ -142,17 +142,42 @@ interface Located {
   readonly parsed: ParsedDoc;
 }
 
-/** Loads a fleet from its files. Never throws; every problem is collected. */
-export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}): Fleet {
-  const problems: FleetProblem[] = [];
-  const candidates = files
-    .filter((f) => isCandidate(f.path))
-    .sort((a, b) => compareText(a.path, b.path));
-  const read = candidates.map((file) => ({
-    path: file.path,
-    yaml: readYaml(file.bytes, file.path),
-  }));
+type ReadFile = { readonly path: string; readonly yaml: ReturnType<typeof readYaml> };
 
+/** A problem as a document parser states it, before the file and object are added. */
+interface StatedProblem {
+  readonly code: Code;
+  readonly line: number;
+  readonly message: string;
+  readonly severity?: 'error' | 'warning';
+}
+
+function pushStated(
+  problems: FleetProblem[],
+  file: string,
+  list: readonly StatedProblem[],
+  object?: string,
+): void {
+  for (const p of list)
+    problems.push({
+      severity: p.severity ?? 'error',
+      code: p.code,
+      file,
+      line: p.line,
+      ...(object === undefined ? {} : { object }),
+      message: p.message,
+    });
+}
+
+/**
+ * The one Fleet document that marks the root, or undefined with `FLEET_NO_FLEET` or
+ * `FLEET_SEVERAL_FLEETS` added to `problems`.
+ */
+function findRoot(
+  read: readonly ReadFile[],
+  label: string | undefined,
+  problems: FleetProblem[],
+): FleetCandidate | undefined {
   let fleetFiles: FleetCandidate[] = [];
   for (const file of read)
     for (const doc of file.yaml.documents)
@@ -163,24 +188,13 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     const owners = fleetFiles.filter((root) => excludesAllOthers(root, fleetFiles));
     if (owners.length === 1) fleetFiles = owners;
   }
-  const empty = (root = ''): Fleet => ({
-    root,
-    fleet: undefined,
-    hosts: [],
-    layers: [],
-    problems,
-    invalidRefs: new Set(),
-    invalidHosts: new Map(),
-  });
-  if (fleetFiles.length === 0) {
+  if (fleetFiles.length === 0)
     problems.push({
       severity: 'error',
       code: 'FLEET_NO_FLEET',
-      message: `no Fleet document found under ${options.label ?? '.'}`,
+      message: `no Fleet document found under ${label ?? '.'}`,
     });
-    return empty();
-  }
-  if (fleetFiles.length > 1) {
+  if (fleetFiles.length > 1)
     for (const found of fleetFiles)
       problems.push({
         severity: 'error',
@@ -189,49 +203,56 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         line: found.line,
         message: `found ${fleetFiles.length} Fleet documents, expected one`,
       });
-    return empty();
-  }
-  const fleetFile = fleetFiles[0] as FleetCandidate;
-  const root = dirOf(fleetFile.path);
-  const prefix = root === '' ? '' : `${root}/`;
+  return fleetFiles.length === 1 ? fleetFiles[0] : undefined;
+}
 
-  // Parse the Fleet document first: its exclude list decides which other files count.
+/** The root's place: its directory, the prefix of paths under it, and its exclude predicate. */
+interface Root {
+  readonly dir: string;
+  readonly prefix: string;
+  /** The Fleet document's path, relative to the root. */
+  readonly rel: string;
+  readonly fleet: FleetDoc | undefined;
+  readonly isExcluded: (path: string) => boolean;
+}
+
+function rootOf(found: FleetCandidate): Root {
+  const dir = dirOf(found.path);
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const rel = found.path.slice(prefix.length);
+  const exclude = fleetExclude(found.doc);
+  const parsed = parseDocument(found.doc).doc;
+  return {
+    dir,
+    prefix,
+    rel,
+    fleet:
+      parsed?.type === 'Fleet'
+        ? { name: parsed.name, file: rel, line: parsed.line, exclude }
+        : undefined,
+    isExcluded: excludeMatcher(exclude),
+  };
+}
+
+/** Every document under the root that is not excluded, parsed; with what had errors. */
+function parseUnderRoot(
+  read: readonly ReadFile[],
+  root: Root,
+  problems: FleetProblem[],
+): {
+  located: Located[];
+  invalidRefs: Set<string>;
+  invalidHosts: Map<string, { file: string; line: number }>;
+} {
   const located: Located[] = [];
   const invalidRefs = new Set<string>();
   const invalidHosts = new Map<string, { file: string; line: number }>();
-  let fleet: FleetDoc | undefined;
-  const report = (
-    file: string,
-    list: readonly {
-      code: Code;
-      line: number;
-      message: string;
-      severity?: 'error' | 'warning';
-    }[],
-    object?: string,
-  ): void => {
-    for (const p of list)
-      problems.push({
-        severity: p.severity ?? 'error',
-        code: p.code,
-        file,
-        line: p.line,
-        ...(object === undefined ? {} : { object }),
-        message: p.message,
-      });
-  };
-  const rel = fleetFile.path.slice(prefix.length);
-  const exclude = fleetExclude(fleetFile.doc);
-  const parsedFleet = parseDocument(fleetFile.doc).doc;
-  if (parsedFleet?.type === 'Fleet')
-    fleet = { name: parsedFleet.name, file: rel, line: parsedFleet.line, exclude };
-  const isExcluded = excludeMatcher(exclude);
-
   for (const file of read) {
-    if (!file.path.startsWith(prefix)) continue;
-    const path = file.path.slice(prefix.length);
-    if (path !== rel && isExcluded(path)) continue;
-    report(
+    if (!file.path.startsWith(root.prefix)) continue;
+    const path = file.path.slice(root.prefix.length);
+    if (path !== root.rel && root.isExcluded(path)) continue;
+    pushStated(
+      problems,
       path,
       file.yaml.problems.map((p) => ({
         code: 'FLEET_INVALID_YAML',
@@ -241,7 +262,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     );
     for (const doc of file.yaml.documents) {
       const result = parseDocument(doc);
-      report(path, result.problems, objectOf(result.type, result.name));
+      pushStated(problems, path, result.problems, objectOf(result.type, result.name));
       if (result.doc !== undefined && result.doc.type !== 'Fleet')
         located.push({ file: path, parsed: result.doc });
       else if (
@@ -254,11 +275,19 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
         invalidHosts.set(result.name, { file: path, line: doc.line });
     }
   }
+  return { located, invalidRefs, invalidHosts };
+}
 
+/** What the reader saw but did not read, under the root and not excluded: sizes, links, errors. */
+function readerProblems(options: LoadOptions, root: Root, problems: FleetProblem[]): void {
+  const under = (path: string): string | undefined => {
+    if (!path.startsWith(root.prefix)) return undefined;
+    const rel = path.slice(root.prefix.length);
+    return root.isExcluded(rel) ? undefined : rel;
+  };
   for (const big of options.oversized ?? []) {
-    if (!big.path.startsWith(prefix)) continue;
-    const path = big.path.slice(prefix.length);
-    if (isExcluded(path)) continue;
+    const path = under(big.path);
+    if (path === undefined) continue;
     problems.push({
       severity: 'error',
       code: 'FLEET_FILE_TOO_LARGE',
@@ -267,15 +296,12 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     });
   }
   for (const d of options.diagnostics ?? []) {
-    if (d.file === undefined || !d.file.startsWith(prefix)) continue;
-    const path = d.file.slice(prefix.length);
-    if (isExcluded(path)) continue;
-    problems.push({ ...d, file: path });
+    const path = d.file === undefined ? undefined : under(d.file);
+    if (path !== undefined) problems.push({ ...d, file: path });
   }
   for (const link of options.links ?? []) {
-    if (!link.startsWith(prefix) || !isCandidate(link)) continue;
-    const path = link.slice(prefix.length);
-    if (isExcluded(path)) continue;
+    const path = isCandidate(link) ? under(link) : undefined;
+    if (path === undefined) continue;
     problems.push({
       severity: 'warning',
       code: 'FLEET_SYMLINK_SKIPPED',
@@ -283,8 +309,10 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       message: `${path} is a symbolic link and is not read; keep fleet documents in the repository as files`,
     });
   }
+}
 
-  // Names are unique per type (Datum forgets to check).
+/** The documents without a second Host or Layer of one name (Datum forgets to check). */
+function uniqueNames(located: readonly Located[], problems: FleetProblem[]): Located[] {
   const seen = new Map<string, { file: string; line: number }>();
   const unique: Located[] = [];
   for (const item of located) {
@@ -309,12 +337,23 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     seen.set(key, { file: item.file, line });
     unique.push(item);
   }
+  return unique;
+}
 
+/** A Layer document with the resource documents gathered under it so far. */
+interface OpenLayer {
+  readonly file: string;
+  readonly parsed: Extract<ParsedDoc, { type: 'Layer' }>;
+  readonly resources: ResourceDoc[];
+}
+
+/** The Host documents, and the one Layer of each directory (a second is `FLEET_TWO_LAYERS`). */
+function hostsAndLayers(
+  unique: readonly Located[],
+  problems: FleetProblem[],
+): { hosts: HostDoc[]; layerByDir: Map<string, OpenLayer> } {
   const hosts: HostDoc[] = [];
-  const layerByDir = new Map<
-    string,
-    { file: string; parsed: Extract<ParsedDoc, { type: 'Layer' }>; resources: ResourceDoc[] }
-  >();
+  const layerByDir = new Map<string, OpenLayer>();
   for (const item of unique) {
     if (item.parsed.type === 'Host')
       hosts.push({
@@ -340,23 +379,41 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       layerByDir.set(dir, { file: item.file, parsed: item.parsed, resources: [] });
     }
   }
+  return { hosts, layerByDir };
+}
+
+/** The Layer in a file's own directory or the nearest parent. */
+function layerAbove(
+  layerByDir: ReadonlyMap<string, OpenLayer>,
+  file: string,
+): OpenLayer | undefined {
+  let dir = dirOf(file);
+  let layer = layerByDir.get(dir);
+  while (layer === undefined && dir !== '') {
+    dir = dirOf(dir);
+    layer = layerByDir.get(dir);
+  }
+  return layer;
+}
+
+/** Gives every resource document to its layer; one without a layer, or twice in one, is an error. */
+function attachResources(
+  unique: readonly Located[],
+  layerByDir: ReadonlyMap<string, OpenLayer>,
+  invalidRefs: Set<string>,
+  problems: FleetProblem[],
+): void {
   for (const item of unique) {
     const parsed = item.parsed;
     if (parsed.type === 'Host' || parsed.type === 'Layer' || parsed.type === 'Fleet') continue;
     const ref = `${parsed.type}[${parsed.name}]`;
-    let dir: string | undefined = dirOf(item.file);
-    let layer = layerByDir.get(dir);
-    while (layer === undefined && dir !== '') {
-      dir = dirOf(dir);
-      layer = layerByDir.get(dir);
-    }
+    const at = { file: item.file, line: parsed.line, object: ref };
+    const layer = layerAbove(layerByDir, item.file);
     if (layer === undefined) {
       problems.push({
         severity: 'error',
         code: 'FLEET_NO_LAYER',
-        file: item.file,
-        line: parsed.line,
-        object: ref,
+        ...at,
         message: `${ref} has no Layer document above it`,
       });
       // Left out like a document with errors: edges to it are not reported again.
@@ -368,9 +425,7 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       problems.push({
         severity: 'error',
         code: 'FLEET_DUPLICATE_REFERENCE',
-        file: item.file,
-        line: parsed.line,
-        object: ref,
+        ...at,
         message: `${ref} is declared twice in layer ${layer.parsed.name} (first at ${duplicate.file}:${duplicate.line})`,
       });
       continue;
@@ -386,7 +441,10 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       templated: parsed.templated,
     });
   }
+}
 
+/** The layers in discovery order, each with its resources ordered by type then name. */
+function finishedLayers(layerByDir: ReadonlyMap<string, OpenLayer>): LayerDoc[] {
   const layers: LayerDoc[] = [...layerByDir.entries()].map(
     ([dir, { file, parsed, resources }]) => ({
       name: parsed.name,
@@ -402,11 +460,17 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
       ),
     }),
   );
-  layers.sort(
+  return layers.sort(
     (a, b) => a.precedence - b.precedence || compareText(a.file, b.file) || a.line - b.line,
   );
-  hosts.sort((a, b) => compareText(a.name, b.name));
-  problems.sort(compareProblems);
+}
+
+/** Every path under the root the reader listed, and the content hash of each non-YAML file given. */
+function filesUnderRoot(
+  files: readonly FleetFile[],
+  options: LoadOptions,
+  prefix: string,
+): Pick<Fleet, 'files' | 'contents'> {
   let listed: Set<string> | undefined;
   if (options.paths !== undefined) {
     listed = new Set();
@@ -422,15 +486,48 @@ export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}
     );
   }
   return {
-    root,
-    fleet,
+    ...(listed === undefined ? {} : { files: listed }),
+    ...(contents.size === 0 ? {} : { contents }),
+  };
+}
+
+/** Loads a fleet from its files. Never throws; every problem is collected. */
+export function loadFleet(files: readonly FleetFile[], options: LoadOptions = {}): Fleet {
+  const problems: FleetProblem[] = [];
+  const read = files
+    .filter((f) => isCandidate(f.path))
+    .sort((a, b) => compareText(a.path, b.path))
+    .map((file) => ({ path: file.path, yaml: readYaml(file.bytes, file.path) }));
+  const found = findRoot(read, options.label, problems);
+  if (found === undefined)
+    return {
+      root: '',
+      fleet: undefined,
+      hosts: [],
+      layers: [],
+      problems,
+      invalidRefs: new Set(),
+      invalidHosts: new Map(),
+    };
+  // The Fleet document first: its exclude list decides which other files count.
+  const root = rootOf(found);
+  const { located, invalidRefs, invalidHosts } = parseUnderRoot(read, root, problems);
+  readerProblems(options, root, problems);
+  const unique = uniqueNames(located, problems);
+  const { hosts, layerByDir } = hostsAndLayers(unique, problems);
+  attachResources(unique, layerByDir, invalidRefs, problems);
+  const layers = finishedLayers(layerByDir);
+  hosts.sort((a, b) => compareText(a.name, b.name));
+  problems.sort(compareProblems);
+  return {
+    root: root.dir,
+    fleet: root.fleet,
     hosts,
     layers,
     problems,
     invalidRefs,
     invalidHosts,
-    ...(listed === undefined ? {} : { files: listed }),
-    ...(contents.size === 0 ? {} : { contents }),
+    ...filesUnderRoot(files, options, root.prefix),
   };
 }
 

@@ -9,7 +9,8 @@
  * declares come straight from the memo. Measure with `npm run bench -- fleet` before changing.
  */
 import { LabelwiseError } from '../../base/errors.js';
-import type { FleetProblem, HostManifest, LayerDoc, ResourceDoc } from '../model.js';
+import type { Labels } from '../../selector/index.js';
+import type { FleetProblem, HostDoc, HostManifest, LayerDoc, ResourceDoc } from '../model.js';
 import { digestOfCanonical } from './digest.js';
 import { analyseIndexed } from './graph.js';
 import { hostLabels, selectLayers } from './prepare.js';
@@ -32,28 +33,72 @@ export function resolveHost(
   hostName: string,
   options: ResolveOptions = {},
 ): HostManifest {
-  const host = prepared.hosts.get(hostName);
-  if (host === undefined) {
-    const broken = prepared.fleet.invalidHosts.get(hostName);
-    if (broken !== undefined)
-      throw new LabelwiseError(
-        'FLEET_INVALID_HOST',
-        `Host ${JSON.stringify(hostName)} has errors and cannot be resolved`,
-        {
-          source: { file: broken.file, line: broken.line },
-          hint: 'run `labelwise fleet validate` to see them',
-        },
-      );
-    throw new LabelwiseError(
-      'FLEET_UNKNOWN_HOST',
-      `no Host document named ${JSON.stringify(hostName)} in this fleet`,
-      { hint: 'run `labelwise fleet validate` to list the hosts' },
-    );
-  }
-  const withProvenance = options.provenance !== false;
+  const host = hostOf(prepared, hostName);
   const labels = hostLabels(host);
-  const layers = prepared.fleet.layers;
   const selected = selectLayers(prepared, labels);
+  const entries = entriesOf(prepared, host, labels, selected, options.provenance !== false);
+  const problems: FleetProblem[] = [];
+  const { successors, fragments } = linkEntries(prepared, entries, host.name, problems);
+  const graph = analyseIndexed(entries.length, successors);
+  for (const cycle of graph.cycles) {
+    const first = entries[cycle[0] as number] as ResolvedEntry;
+    const doc = lastDoc(prepared, first);
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_DEPENDENCY_CYCLE',
+      message: `dependency cycle: ${cycle.map((i) => (entries[i] as ResolvedEntry).resource.ref).join(' -> ')}`,
+      file: doc.file,
+      line: doc.line,
+      object: first.resource.ref,
+      host: host.name,
+    });
+  }
+  return {
+    host: host.name,
+    labels,
+    layers: selected.map(
+      (position) => prepared.applied[position] as HostManifest['layers'][number],
+    ),
+    resources: graph.order.map((i) => (entries[i] as ResolvedEntry).resource),
+    // Entries are in reference order, so the fragments form the canonical text directly.
+    digest: digestOfCanonical(`[${fragments.join(',')}]`),
+    problems,
+  };
+}
+
+/** The Host document, or the error that says why there is none to resolve. */
+function hostOf(prepared: PreparedFleet, hostName: string): HostDoc {
+  const host = prepared.hosts.get(hostName);
+  if (host !== undefined) return host;
+  const broken = prepared.fleet.invalidHosts.get(hostName);
+  if (broken !== undefined)
+    throw new LabelwiseError(
+      'FLEET_INVALID_HOST',
+      `Host ${JSON.stringify(hostName)} has errors and cannot be resolved`,
+      {
+        source: { file: broken.file, line: broken.line },
+        hint: 'run `labelwise fleet validate` to see them',
+      },
+    );
+  throw new LabelwiseError(
+    'FLEET_UNKNOWN_HOST',
+    `no Host document named ${JSON.stringify(hostName)} in this fleet`,
+    { hint: 'run `labelwise fleet validate` to list the hosts' },
+  );
+}
+
+/**
+ * Every reference the selected layers give the host, folded, in reference order. Without
+ * provenance, host-independent results come from the memo.
+ */
+function entriesOf(
+  prepared: PreparedFleet,
+  host: HostDoc,
+  labels: Labels,
+  selected: readonly number[],
+  withProvenance: boolean,
+): ResolvedEntry[] {
+  const layers = prepared.fleet.layers;
   const entries: ResolvedEntry[] = [];
   const contributions = new Map<string, Contribution[]>();
   const contribute = (layer: LayerDoc, doc: ResourceDoc): void => {
@@ -92,9 +137,19 @@ export function resolveHost(
         ),
       );
   }
-  entries.sort((a, b) => a.rank - b.rank);
+  return entries.sort((a, b) => a.rank - b.rank);
+}
 
-  const problems: FleetProblem[] = [];
+/**
+ * The host's problems from its entries (their own, duplicate targets, unresolved edges) and the
+ * dependency graph between them, by local index; with each entry's digest fragment.
+ */
+function linkEntries(
+  prepared: PreparedFleet,
+  entries: readonly ResolvedEntry[],
+  hostName: string,
+  problems: FleetProblem[],
+): { successors: (number[] | undefined)[]; fragments: string[] } {
   const n = entries.length;
   // scratch[rank] = local index + 1 for the references this host has; cleared before returning.
   const scratch = prepared.scratch;
@@ -105,11 +160,11 @@ export function resolveHost(
   for (let i = 0; i < n; i++) {
     const entry = entries[i] as ResolvedEntry;
     fragments[i] = entry.fragment;
-    for (const p of entry.problems) problems.push({ ...p, host: host.name });
+    for (const p of entry.problems) problems.push({ ...p, host: hostName });
     if (entry.targetKey !== undefined) {
       const owner = owners.get(entry.targetKey);
       if (owner === undefined) owners.set(entry.targetKey, i);
-      else duplicateTarget(prepared, entries, owner, i, host.name, problems);
+      else duplicateTarget(prepared, entries, owner, i, hostName, problems);
     }
     for (const edge of entry.edges) {
       const rank = prepared.refRank.get(edge.ref);
@@ -124,7 +179,7 @@ export function resolveHost(
           file: edge.file,
           line: edge.line,
           object: entry.resource.ref,
-          host: host.name,
+          host: hostName,
         });
         continue;
       }
@@ -133,32 +188,7 @@ export function resolveHost(
     }
   }
   for (let i = 0; i < n; i++) scratch[(entries[i] as ResolvedEntry).rank] = 0;
-
-  const graph = analyseIndexed(n, successors);
-  for (const cycle of graph.cycles) {
-    const first = entries[cycle[0] as number] as ResolvedEntry;
-    const doc = lastDoc(prepared, first);
-    problems.push({
-      severity: 'error',
-      code: 'FLEET_DEPENDENCY_CYCLE',
-      message: `dependency cycle: ${cycle.map((i) => (entries[i] as ResolvedEntry).resource.ref).join(' -> ')}`,
-      file: doc.file,
-      line: doc.line,
-      object: first.resource.ref,
-      host: host.name,
-    });
-  }
-  return {
-    host: host.name,
-    labels,
-    layers: selected.map(
-      (position) => prepared.applied[position] as HostManifest['layers'][number],
-    ),
-    resources: graph.order.map((i) => (entries[i] as ResolvedEntry).resource),
-    // Entries are in reference order, so the fragments form the canonical text directly.
-    digest: digestOfCanonical(`[${fragments.join(',')}]`),
-    problems,
-  };
+  return { successors, fragments };
 }
 
 function memoized(

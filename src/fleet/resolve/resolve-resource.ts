@@ -7,6 +7,7 @@ import { checkListKind, checkTextKind } from '../documents/read-field.js';
 import { RESOURCE_SPECS } from '../documents/resource-fields.js';
 import { EDGE_KINDS } from '../model.js';
 import type {
+  DesiredField,
   DesiredValue,
   EdgeKind,
   FleetProblem,
@@ -70,78 +71,19 @@ export function resolveResource(
   };
   for (const c of contribs)
     foldDocument(acc, c.layer, c.doc, host, labels, withProvenance, problems);
-  const desired: Record<string, DesiredValue> = Object.create(null);
-  const provenance: Record<string, Provenance> = Object.create(null);
-  for (const field of [...acc.fields.keys()].sort()) {
-    const node = acc.fields.get(field) as MergeNode;
-    desired[field] = plainValue(node);
-    if (withProvenance) collectProvenance(node, field, provenance);
-  }
+  const { desired, provenance } = mergedFields(acc, withProvenance);
   const last = (contribs[contribs.length - 1] as Contribution).doc;
-  const at = { file: last.file, line: last.line };
-  if (files !== undefined && first.type === 'File') {
-    for (const field of ['source', 'template']) {
-      const node = acc.fields.get(field);
-      const path = desired[field];
-      if (node === undefined || typeof path !== 'string' || files.has(path)) continue;
-      problems.push({
-        severity: 'error',
-        code: 'FLEET_MISSING_SOURCE',
-        message: `${ref}.${field} names ${path}, which does not exist (relative to layer ${node.source.layer}'s directory)`,
-        file: node.source.file,
-        line: node.source.line,
-        object: ref,
-      });
-    }
-  }
-  const identity = RESOURCE_SPECS[first.type].identity;
-  const targetValue = identity === 'name' ? first.name : desired[identity];
-  const target = typeof targetValue === 'string' ? targetValue : undefined;
-  if (target === undefined && !acc.failed.has(identity))
-    problems.push({
-      severity: 'error',
-      code: 'FLEET_MISSING_IDENTITY',
-      message: `${ref} is missing desired.${identity}, which identifies what it manages`,
-      ...at,
-      object: ref,
-    });
-  const refusal = protectedTargetProblem(first.type, ref, target, desired);
-  if (refusal !== undefined) {
-    const node = refusal.field === undefined ? undefined : acc.fields.get(refusal.field);
-    problems.push({
-      severity: 'error',
-      code: 'FLEET_PROTECTED_TARGET',
-      message: refusal.message,
-      ...(node === undefined
-        ? { file: first.file, line: first.line }
-        : { file: node.source.file, line: node.source.line }),
-      object: ref,
-    });
-  }
-  for (const message of checkResource(first.type, ref, desired, acc.failed))
-    problems.push({
-      severity: 'error',
-      code: 'FLEET_INVALID_RESOURCE',
-      message,
-      ...at,
-      object: ref,
-    });
-  const edgeLayers: Record<string, string> = Object.create(null);
-  const lists: Record<EdgeKind, string[]> = { requires: [], restartOn: [], reloadOn: [] };
-  for (const kind of EDGE_KINDS) {
-    // First-seen order, as Datum keeps it (the digest sorts its own copy).
-    const list = [...acc.edges[kind].keys()];
-    lists[kind] = list;
-    if (withProvenance)
-      for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
-  }
+  const at = { file: last.file, line: last.line, object: ref };
+  if (files !== undefined && first.type === 'File')
+    missingSources(ref, acc, desired, files, problems);
+  const target = checkedTarget(first, acc, desired, at, problems);
+  const { lists, edgeLayers } = edgeLists(acc, withProvenance);
   if (lists.restartOn.length > 0 && lists.reloadOn.length > 0)
     problems.push({
       severity: 'error',
       code: 'FLEET_RESTART_AND_RELOAD',
       message: `${ref} gets restartOn and reloadOn from different layers; a resource may have one or the other`,
       ...at,
-      object: ref,
     });
   const resource: ResolvedResource = {
     ref,
@@ -157,7 +99,117 @@ export function resolveResource(
     edgeLayers,
     substitutions: acc.substitutions,
   };
-  // Edges with where they were first written; a self-dependency is known without the host.
+  return {
+    resource,
+    rank,
+    problems,
+    fragment: resourceFragment(resource, contents),
+    targetKey: target === undefined ? undefined : `${first.type}\u0000${target}`,
+    edges: writtenEdges(contribs, ref, problems),
+  };
+}
+
+/** The folded fields as plain values, in field order, and each leaf's provenance when asked. */
+function mergedFields(
+  acc: Accumulator,
+  withProvenance: boolean,
+): { desired: Record<string, DesiredValue>; provenance: Record<string, Provenance> } {
+  const desired: Record<string, DesiredValue> = Object.create(null);
+  const provenance: Record<string, Provenance> = Object.create(null);
+  for (const field of [...acc.fields.keys()].sort()) {
+    const node = acc.fields.get(field) as MergeNode;
+    desired[field] = plainValue(node);
+    if (withProvenance) collectProvenance(node, field, provenance);
+  }
+  return { desired, provenance };
+}
+
+/** `FLEET_MISSING_SOURCE` for a File's source or template that names no listed file. */
+function missingSources(
+  ref: string,
+  acc: Accumulator,
+  desired: Readonly<Record<string, DesiredValue>>,
+  files: ReadonlySet<string>,
+  problems: FleetProblem[],
+): void {
+  for (const field of ['source', 'template']) {
+    const node = acc.fields.get(field);
+    const path = desired[field];
+    if (node === undefined || typeof path !== 'string' || files.has(path)) continue;
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_MISSING_SOURCE',
+      message: `${ref}.${field} names ${path}, which does not exist (relative to layer ${node.source.layer}'s directory)`,
+      file: node.source.file,
+      line: node.source.line,
+      object: ref,
+    });
+  }
+}
+
+/**
+ * The merged resource's target identity, with the checks on the whole resource: a missing
+ * identity, a protected target and the rules that span fields.
+ */
+function checkedTarget(
+  first: ResourceDoc,
+  acc: Accumulator,
+  desired: Readonly<Record<string, DesiredValue>>,
+  at: { readonly file: string; readonly line: number; readonly object: string },
+  problems: FleetProblem[],
+): string | undefined {
+  const ref = first.ref;
+  const identity = RESOURCE_SPECS[first.type].identity;
+  const targetValue = identity === 'name' ? first.name : desired[identity];
+  const target = typeof targetValue === 'string' ? targetValue : undefined;
+  if (target === undefined && !acc.failed.has(identity))
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_MISSING_IDENTITY',
+      message: `${ref} is missing desired.${identity}, which identifies what it manages`,
+      ...at,
+    });
+  const refusal = protectedTargetProblem(first.type, ref, target, desired);
+  if (refusal !== undefined) {
+    const node = refusal.field === undefined ? undefined : acc.fields.get(refusal.field);
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_PROTECTED_TARGET',
+      message: refusal.message,
+      ...(node === undefined
+        ? { file: first.file, line: first.line }
+        : { file: node.source.file, line: node.source.line }),
+      object: ref,
+    });
+  }
+  for (const message of checkResource(first.type, ref, desired, acc.failed))
+    problems.push({ severity: 'error', code: 'FLEET_INVALID_RESOURCE', message, ...at });
+  return target;
+}
+
+/** Each edge kind's targets in first-seen order, and (with provenance) the layer of each. */
+function edgeLists(
+  acc: Accumulator,
+  withProvenance: boolean,
+): { lists: Record<EdgeKind, string[]>; edgeLayers: Record<string, string> } {
+  const edgeLayers: Record<string, string> = Object.create(null);
+  const lists: Record<EdgeKind, string[]> = { requires: [], restartOn: [], reloadOn: [] };
+  for (const kind of EDGE_KINDS) {
+    // First-seen order, as Datum keeps it (the digest sorts its own copy).
+    const list = [...acc.edges[kind].keys()];
+    lists[kind] = list;
+    if (withProvenance)
+      for (const t of list) edgeLayers[`${kind}:${t}`] = acc.edges[kind].get(t) as string;
+  }
+  return { lists, edgeLayers };
+}
+
+/** Edges with where they were first written; a self-dependency is known without the host. */
+function writtenEdges(
+  contribs: readonly Contribution[],
+  ref: string,
+  problems: FleetProblem[],
+): ResolvedEntry['edges'] {
   const edges: { kind: string; ref: string; file: string; line: number }[] = [];
   const seen = new Set<string>();
   for (const c of contribs)
@@ -177,16 +229,10 @@ export function resolveResource(
           });
         else edges.push({ kind, ref: edge.ref, file: c.doc.file, line: edge.line });
       }
-  return {
-    resource,
-    rank,
-    problems,
-    fragment: resourceFragment(resource, contents),
-    targetKey: target === undefined ? undefined : `${first.type}\u0000${target}`,
-    edges,
-  };
+  return edges;
 }
 
+/** One layer's document folded into the accumulator: substitution, merge, conflicts, edges. */
 function foldDocument(
   acc: Accumulator,
   layer: LayerDoc,
@@ -196,55 +242,15 @@ function foldDocument(
   withProvenance: boolean,
   problems: FleetProblem[],
 ): void {
-  const spec = RESOURCE_SPECS[doc.type];
   let conflicts: Conflict[] | undefined;
   const onConflict = (c: Conflict): void => {
     (conflicts ??= []).push(c);
   };
   for (const [field, written] of doc.desired) {
-    let value: Leaf | Template | readonly (string | Template)[] = written.value;
-    const at = { file: doc.file, line: written.line };
+    let value: Leaf | Template | readonly (string | Template)[] | undefined = written.value;
     if (doc.templated) {
-      const filled = fill(value, host.name, labels);
-      if (!filled.ok) {
-        problems.push({
-          severity: 'error',
-          code: 'FLEET_UNDECLARED_LABEL',
-          message: `${doc.ref}.${field} uses {{ labels.${filled.missingLabel} }}, but the host does not declare label ${JSON.stringify(filled.missingLabel)}`,
-          ...at,
-          object: doc.ref,
-        });
-        acc.failed.add(field);
-        continue;
-      }
-      value = filled.value;
-      if (filled.used.length > 0) {
-        const kind = spec.fields[field];
-        const bad =
-          kind === undefined
-            ? undefined
-            : typeof value === 'string'
-              ? checkTextKind(kind, value)
-              : Array.isArray(value)
-                ? checkListKind(kind, value as readonly string[])
-                : undefined;
-        if (bad !== undefined)
-          problems.push({
-            severity: 'error',
-            code: 'FLEET_INVALID_FIELD',
-            message: `${doc.ref}.${field} ${bad} (after substitution)`,
-            ...at,
-            object: doc.ref,
-          });
-        if (withProvenance)
-          for (const u of filled.used)
-            acc.substitutions.push({
-              field,
-              placeholder: u.placeholder,
-              value: u.value,
-              layer: layer.name,
-            });
-      }
+      value = substituted(acc, layer, doc, field, written, host, labels, withProvenance, problems);
+      if (value === undefined) continue;
     }
     if ((field === 'source' || field === 'template') && typeof value === 'string')
       value = joinPath(layer.dir, value);
@@ -272,6 +278,62 @@ function foldDocument(
     const edges = acc.edges[kind];
     for (const edge of doc.edges[kind]) if (!edges.has(edge.ref)) edges.set(edge.ref, layer.name);
   }
+}
+
+/**
+ * A field's value with the host's placeholders filled in and checked against the field's kind;
+ * undefined (the field marked failed) when the host lacks a label it names.
+ */
+function substituted(
+  acc: Accumulator,
+  layer: LayerDoc,
+  doc: ResourceDoc,
+  field: string,
+  written: DesiredField,
+  host: HostDoc,
+  labels: Labels,
+  withProvenance: boolean,
+  problems: FleetProblem[],
+): Leaf | undefined {
+  const at = { file: doc.file, line: written.line, object: doc.ref };
+  const filled = fill(written.value, host.name, labels);
+  if (!filled.ok) {
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_UNDECLARED_LABEL',
+      message: `${doc.ref}.${field} uses {{ labels.${filled.missingLabel} }}, but the host does not declare label ${JSON.stringify(filled.missingLabel)}`,
+      ...at,
+    });
+    acc.failed.add(field);
+    return undefined;
+  }
+  const value = filled.value;
+  if (filled.used.length === 0) return value;
+  const kind = RESOURCE_SPECS[doc.type].fields[field];
+  const bad =
+    kind === undefined
+      ? undefined
+      : typeof value === 'string'
+        ? checkTextKind(kind, value)
+        : Array.isArray(value)
+          ? checkListKind(kind, value as readonly string[])
+          : undefined;
+  if (bad !== undefined)
+    problems.push({
+      severity: 'error',
+      code: 'FLEET_INVALID_FIELD',
+      message: `${doc.ref}.${field} ${bad} (after substitution)`,
+      ...at,
+    });
+  if (withProvenance)
+    for (const u of filled.used)
+      acc.substitutions.push({
+        field,
+        placeholder: u.placeholder,
+        value: u.value,
+        layer: layer.name,
+      });
+  return value;
 }
 
 type Filled =
