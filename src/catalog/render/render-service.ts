@@ -10,7 +10,7 @@ import { livenessRule, serviceMonitor } from './monitoring.js';
 import { baselinePolicy, namespace } from './namespace.js';
 import { importerPolicy, workloadPolicy } from './network-policy.js';
 import { vpnEgressPolicy } from './vpn-egress.js';
-import { routes } from './routes.js';
+import { certificates, routes } from './routes.js';
 import { lanService, service as serviceObject } from './service.js';
 import { storageObjects } from './storage.js';
 import { virtualMachine } from './vm.js';
@@ -27,11 +27,14 @@ interface Emittable {
   toJSON(): unknown;
 }
 
-/** An object with no typed model (the VirtualMachine), checked by a compiled JSON Schema. */
+/**
+ * An object with no typed model: the VirtualMachine, checked by a compiled JSON Schema, or a
+ * Certificate, which only its upstream CRD checks (`validateUpstream`).
+ */
 class PlainObject implements Emittable {
   constructor(
     private readonly object: Record<string, unknown>,
-    private readonly check: ValidateFunction,
+    private readonly check?: ValidateFunction,
   ) {}
 
   toJSON(): unknown {
@@ -39,7 +42,7 @@ class PlainObject implements Emittable {
   }
 
   validate(): void {
-    if (!this.check(this.object)) {
+    if (this.check !== undefined && !this.check(this.object)) {
       const detail = (this.check.errors ?? []).map(
         (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
       );
@@ -114,6 +117,8 @@ export function renderService(
   const lan = lanService(service, platform);
   if (lan !== undefined) models.push(lan);
   pushAll(models, routes(service, platform));
+  for (const certificate of certificates(service, platform))
+    models.push(new PlainObject(certificate));
   models.push(workloadPolicy(service, platform));
   const importer = importerPolicy(service, platform);
   if (importer !== undefined) models.push(importer);

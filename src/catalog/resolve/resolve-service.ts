@@ -305,7 +305,7 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
     observability.metricsEndpoint === undefined ? undefined : obj(observability.metricsEndpoint);
   const routesRaw = list(raw.ingressRoutes);
   const ports = resolvePorts(raw.ports, routesRaw, metricsRaw?.port, fail);
-  const routes = resolveRoutes(routesRaw, ports, platform, fail);
+  const routes = resolveRoutes(routesRaw, ports, platform, { fail, warn });
   const routed = routesRaw.length > 0;
   const auth = resolveAuth(raw.auth, { kind, routed, routes }, ports, platform, fail);
   checkLanPorts(ports, { routes, upstream: auth.upstream }, platform, fail);

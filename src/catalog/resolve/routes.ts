@@ -4,7 +4,7 @@
  * HTTPRoute name no other host maps to. Pure; reports through `fail`.
  */
 import { quote } from '../../base/errors.js';
-import { routeName } from '../render/labels.js';
+import { certificateName, certificateSecret, routeName } from '../render/labels.js';
 import type { Platform, RouteSpec } from '../types.js';
 import type { ServicePorts } from './ports.js';
 import { WILDCARD_HINT, wildcardProblem } from './route-hosts.js';
@@ -14,8 +14,17 @@ const obj = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 const hostOf = (entry: unknown): string => String(obj(entry).host);
 
-/** A host outside the base domain, or one the wildcard certificate cannot serve. */
-function checkHost(host: string, i: number, platform: Platform, fail: ReportProblem): void {
+/**
+ * A host outside the base domain, or one the wildcard certificate cannot serve and that has no
+ * certificate of its own.
+ */
+function checkHost(
+  host: string,
+  i: number,
+  own: boolean,
+  platform: Platform,
+  fail: ReportProblem,
+): void {
   const path = ['ingressRoutes', i, 'host'];
   if (host !== platform.domain && !host.endsWith(`.${platform.domain}`)) {
     fail(
@@ -25,8 +34,37 @@ function checkHost(host: string, i: number, platform: Platform, fail: ReportProb
     );
     return;
   }
-  const problem = wildcardProblem(host, platform.domain);
+  const problem = own ? undefined : wildcardProblem(host, platform.domain);
   if (problem !== undefined) fail('CATALOG_ROUTE_CERTIFICATE', path, problem, WILDCARD_HINT);
+}
+
+/**
+ * A route with its own certificate: the platform must name the issuer, and the operator adds the
+ * route's listener to the shared Gateway, which is the platform's object and never rendered here.
+ */
+function ownCertificate(
+  host: string,
+  i: number,
+  platform: Platform,
+  report: { readonly fail: ReportProblem; readonly warn: ReportProblem },
+): void {
+  const path = ['ingressRoutes', i, 'certificate'];
+  if (platform.gateway.certificateIssuer === undefined) {
+    report.fail(
+      'CATALOG_CERTIFICATE_ISSUER',
+      path,
+      `host ${quote(host)} asks for its own certificate, and platform.yaml names no gateway.certificateIssuer to issue it`,
+      'set gateway.certificateIssuer (kind, name) in platform.yaml, or route a host the wildcard serves',
+    );
+    return;
+  }
+  const name = certificateName(host);
+  report.warn(
+    'CATALOG_GATEWAY_LISTENER',
+    path,
+    `host ${quote(host)} is served by its own certificate (Secret ${quote(certificateSecret(host))} in ${platform.gateway.namespace}) only once the shared Gateway ${platform.gateway.namespace}/${platform.gateway.name} has the listener ${quote(name)}, which nothing renders`,
+    `add to the Gateway's listeners: { name: ${name}, hostname: ${host}, protocol: HTTPS, port: 443, tls: { mode: Terminate, certificateRefs: [{ name: ${certificateSecret(host)} }] }, allowedRoutes: { namespaces: { from: All } } }`,
+  );
 }
 
 /** Route objects are named after their host; two hosts must not map to one name. */
@@ -52,13 +90,16 @@ export function resolveRoutes(
   rawRoutes: readonly unknown[],
   ports: ServicePorts,
   platform: Platform,
-  fail: ReportProblem,
+  report: { readonly fail: ReportProblem; readonly warn: ReportProblem },
 ): RouteSpec[] {
+  const { fail } = report;
   const routes: RouteSpec[] = [];
   const hosts = new Set<string>();
   rawRoutes.forEach((entry, i) => {
     const host = hostOf(entry);
-    checkHost(host, i, platform, fail);
+    const own = obj(entry).certificate === 'own';
+    checkHost(host, i, own, platform, fail);
+    if (own) ownCertificate(host, i, platform, report);
     if (hosts.has(host))
       fail(
         'CATALOG_ROUTE_HOST',
@@ -67,7 +108,7 @@ export function resolveRoutes(
       );
     hosts.add(host);
     const port = ports.find(obj(entry).port, ['ingressRoutes', i, 'port']);
-    if (port !== undefined) routes.push({ host, port });
+    if (port !== undefined) routes.push({ host, port, ...(own ? { ownCertificate: true } : {}) });
   });
   routes.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
   checkRouteNames(rawRoutes, platform, fail);
