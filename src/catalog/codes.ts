@@ -39,6 +39,10 @@ export const CATALOG_CODES = {
   CATALOG_ROUTE_HOST: 'a host outside the base domain, or routed twice',
   CATALOG_ROUTE_CERTIFICATE:
     "a host the Gateway's *.<domain> wildcard certificate cannot serve (the apex, two labels deep)",
+  CATALOG_CERTIFICATE_ISSUER:
+    'a route asks for its own certificate and the platform names no gateway.certificateIssuer',
+  CATALOG_GATEWAY_LISTENER:
+    'warning: a route with its own certificate needs its listener added to the shared Gateway',
   CATALOG_ROUTE_NAME: 'two hosts map to one HTTPRoute name',
   CATALOG_AUTH_API_ROUTES: 'an apiRoutes or skipAuthRoutes entry the proxy cannot use',
   CATALOG_AUTH_UPSTREAM: 'forward-auth cannot tell which app port it fronts',

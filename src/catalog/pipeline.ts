@@ -136,7 +136,11 @@ export function runCatalog(
   let upstream: Diagnostic[] = [];
   let proof: ReturnType<typeof proveReachability> | undefined;
   if (loaded.platform !== undefined) {
-    const context = { platform: loaded.platform, validateVirtualMachine: schemas.virtualMachine };
+    const context = {
+      platform: loaded.platform,
+      validateVirtualMachine: schemas.virtualMachine,
+      upstreamKinds: schemas.upstream?.kinds,
+    };
     for (const service of loaded.services) {
       const result = renderService(service, context);
       rendered.push(result.rendered);

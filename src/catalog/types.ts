@@ -64,6 +64,8 @@ export interface DependencySpec {
 export interface RouteSpec {
   readonly host: string;
   readonly port: PortSpec;
+  /** `certificate: own`: a cert-manager Certificate and a Gateway listener for this host alone. */
+  readonly ownCertificate?: true;
 }
 
 /**
@@ -119,6 +121,11 @@ export interface Platform {
     readonly name: string;
     readonly namespace: string;
     readonly listener?: string;
+    /** Issues the per-service Certificates; undefined when the platform names none. */
+    readonly certificateIssuer?: {
+      readonly kind: 'ClusterIssuer' | 'Issuer';
+      readonly name: string;
+    };
     readonly cilium:
       | { readonly entity: 'ingress' }
       | { readonly namespace: string; readonly podSelector: Readonly<Record<string, string>> };

@@ -29,7 +29,7 @@ for (const [host, why] of [
     assert.equal(d.path, 'ingressRoutes[0].host');
     assert.match(d.message, why);
     assert.match(d.message, new RegExp(host.replace(/\./g, '\\.')));
-    assert.match(d.hint ?? '', /one label under the base domain.*not supported yet/);
+    assert.match(d.hint ?? '', /one label under the base domain.*certificate: own/);
     assert.deepEqual(run.files, {});
   });
 

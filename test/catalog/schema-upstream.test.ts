@@ -30,6 +30,7 @@ test('every stored schema names its source and release, and its file exists', ()
     schemas: { file: string; url: string; release: string; kind: string }[];
   };
   assert.deepEqual(schemas.map((s) => s.kind).sort(), [
+    'Certificate',
     'CiliumEgressGatewayPolicy',
     'CiliumNetworkPolicy',
     'DataVolume',

@@ -272,6 +272,111 @@ export const checkPodSettings: Check = (input) => {
   return out;
 };
 
+/** Which ports of a forward-auth service may be reached, and from where. */
+interface AuthSurface {
+  /** Every routed port, and whatever the proxy actually forwards to (its --upstream). */
+  readonly fronted: ReadonlySet<number>;
+  /** The proxy, and the app's ports the proxy does not front (DNS, a metrics port). */
+  readonly allowed: ReadonlySet<number>;
+  /** The declared in-cluster clients: the only ones that may reach a fronted port. */
+  readonly clients: readonly string[];
+}
+
+function proxyContainerOf(workload: KubeObject | undefined): unknown {
+  if (workload === undefined) return undefined;
+  return asArray(podSpecOf(workload)?.containers).find((c) => field(c, 'name') === AUTH_CONTAINER);
+}
+
+/**
+ * The fronted ports come from the routes and from the proxy's own `--upstream`, so a service
+ * without routes cannot expose the port behind its proxy either.
+ */
+function authSurface(
+  definition: ResolvedService | undefined,
+  proxyContainer: unknown,
+  proxy: number,
+): AuthSurface {
+  const fronted = new Set(definition?.ingressRoutes.map((r) => r.port.port) ?? []);
+  for (const arg of asArray(field(proxyContainer, 'args'))) {
+    const upstream = /^--upstream=https?:\/\/[^/]*:(\d+)(\/|$)/.exec(String(arg));
+    if (upstream?.[1] !== undefined) fronted.add(Number(upstream[1]));
+  }
+  const allowed = new Set([
+    proxy,
+    ...(definition?.ports ?? []).map((p) => p.port).filter((p) => !fronted.has(p)),
+  ]);
+  return { fronted, allowed, clients: definition?.inClusterClients ?? [] };
+}
+
+/** A rule that admits only pods of declared clients, by their namespace and workload labels. */
+function admitsClientsOnly(rule: unknown, clients: readonly string[]): boolean {
+  if (Object.keys(asRecord(rule) ?? {}).some((k) => k !== 'fromEndpoints' && k !== 'toPorts'))
+    return false;
+  const peers = asArray(field(rule, 'fromEndpoints'));
+  return (
+    peers.length > 0 &&
+    peers.every((peer) => {
+      const labels = asRecord(field(peer, 'matchLabels')) ?? {};
+      const namespace = labels['k8s:io.kubernetes.pod.namespace'];
+      return (
+        typeof namespace === 'string' &&
+        clients.includes(namespace) &&
+        labels['app.kubernetes.io/name'] === namespace &&
+        field(peer, 'matchExpressions') === undefined
+      );
+    })
+  );
+}
+
+/** A Service lists a fronted port only as a ClusterIP for declared clients. */
+function serviceExposures(objects: readonly KubeObject[], surface: AuthSurface): string[] {
+  const problems: string[] = [];
+  for (const svc of byKind(objects, 'Service')) {
+    for (const port of asArray(field(svc, 'spec', 'ports'))) {
+      const number = Number(field(port, 'port'));
+      const forClients =
+        surface.clients.length > 0 &&
+        surface.fronted.has(number) &&
+        field(svc, 'spec', 'type') === undefined;
+      if (!forClients && !surface.allowed.has(number))
+        problems.push(
+          `Service ${svc.metadata.name} exposes app port ${String(field(port, 'port'))}`,
+        );
+    }
+  }
+  return problems;
+}
+
+/** Every route reaches the proxy's port and nothing else. */
+function routeBypasses(objects: readonly KubeObject[], proxy: number): string[] {
+  const problems: string[] = [];
+  for (const route of byKind(objects, 'HTTPRoute'))
+    for (const rule of asArray(field(route, 'spec', 'rules')))
+      for (const ref of asArray(field(rule, 'backendRefs')))
+        if (field(ref, 'port') !== proxy)
+          problems.push(
+            `HTTPRoute ${route.metadata.name} bypasses the proxy (port ${String(field(ref, 'port'))})`,
+          );
+  return problems;
+}
+
+/** A policy admits a fronted port only from the declared clients' own pods. */
+function policyAdmissions(objects: readonly KubeObject[], surface: AuthSurface): string[] {
+  const problems: string[] = [];
+  for (const policy of byKind(objects, 'CiliumNetworkPolicy'))
+    for (const rule of asArray(field(policy, 'spec', 'ingress')))
+      for (const tp of asArray(field(rule, 'toPorts')))
+        for (const port of asArray(field(tp, 'ports'))) {
+          const number = Number(field(port, 'port'));
+          if (surface.fronted.has(number) && admitsClientsOnly(rule, surface.clients)) continue;
+          if (!surface.allowed.has(number))
+            problems.push(
+              `CiliumNetworkPolicy ${policy.metadata.name} admits port ${String(field(port, 'port'))}`,
+            );
+        }
+  return problems;
+}
+
 /**
  * A service behind forward-auth lets nobody but its declared in-cluster clients reach the app
  * port the proxy fronts: the Gateway and every route reach only the proxy's port, a Service lists
@@ -284,81 +389,16 @@ export const checkAuthSurface: Check = (input) => {
   for (const [name, objects] of input.objects) {
     const definition = serviceDef(input, name);
     const workload = workloadOf(objects);
-    const proxyContainer =
-      workload === undefined
-        ? undefined
-        : asArray(podSpecOf(workload)?.containers).find((c) => field(c, 'name') === AUTH_CONTAINER);
-    const hasProxy = proxyContainer !== undefined;
-    if (definition?.auth.mode !== 'forward-auth' && !hasProxy) continue;
-    // Allowed: the proxy, and the app's ports the proxy does not front (DNS, a metrics port).
-    // Fronted: every routed port, and whatever the proxy actually forwards to (its --upstream),
-    // so a service without routes cannot expose the port behind its proxy either.
-    const fronted = new Set(definition?.ingressRoutes.map((r) => r.port.port) ?? []);
-    for (const arg of asArray(field(proxyContainer, 'args'))) {
-      const upstream = /^--upstream=https?:\/\/[^/]*:(\d+)(\/|$)/.exec(String(arg));
-      if (upstream?.[1] !== undefined) fronted.add(Number(upstream[1]));
-    }
-    const allowed = new Set([
-      proxy,
-      ...(definition?.ports ?? []).map((p) => p.port).filter((p) => !fronted.has(p)),
-    ]);
-    const problems: string[] = [];
-    const clients = definition?.inClusterClients ?? [];
-    // A rule that admits only pods of declared clients, by their namespace and workload labels.
-    const clientsOnly = (rule: unknown): boolean => {
-      if (Object.keys(asRecord(rule) ?? {}).some((k) => k !== 'fromEndpoints' && k !== 'toPorts'))
-        return false;
-      const peers = asArray(field(rule, 'fromEndpoints'));
-      return (
-        peers.length > 0 &&
-        peers.every((peer) => {
-          const labels = asRecord(field(peer, 'matchLabels')) ?? {};
-          const namespace = labels['k8s:io.kubernetes.pod.namespace'];
-          return (
-            typeof namespace === 'string' &&
-            clients.includes(namespace) &&
-            labels['app.kubernetes.io/name'] === namespace &&
-            field(peer, 'matchExpressions') === undefined
-          );
-        })
-      );
-    };
-    if (!hasProxy) problems.push('the workload has no forward-auth proxy');
-    for (const svc of byKind(objects, 'Service')) {
-      for (const port of asArray(field(svc, 'spec', 'ports'))) {
-        const number = Number(field(port, 'port'));
-        if (clients.length > 0 && fronted.has(number) && field(svc, 'spec', 'type') === undefined)
-          continue;
-        if (!allowed.has(number))
-          problems.push(
-            `Service ${svc.metadata.name} exposes app port ${String(field(port, 'port'))}`,
-          );
-      }
-    }
-    for (const route of byKind(objects, 'HTTPRoute')) {
-      for (const rule of asArray(field(route, 'spec', 'rules'))) {
-        for (const ref of asArray(field(rule, 'backendRefs'))) {
-          if (field(ref, 'port') !== proxy)
-            problems.push(
-              `HTTPRoute ${route.metadata.name} bypasses the proxy (port ${String(field(ref, 'port'))})`,
-            );
-        }
-      }
-    }
-    for (const policy of byKind(objects, 'CiliumNetworkPolicy')) {
-      for (const rule of asArray(field(policy, 'spec', 'ingress'))) {
-        for (const tp of asArray(field(rule, 'toPorts'))) {
-          for (const port of asArray(field(tp, 'ports'))) {
-            const number = Number(field(port, 'port'));
-            if (fronted.has(number) && clientsOnly(rule)) continue;
-            if (!allowed.has(number))
-              problems.push(
-                `CiliumNetworkPolicy ${policy.metadata.name} admits port ${String(field(port, 'port'))}`,
-              );
-          }
-        }
-      }
-    }
+    const proxyContainer = proxyContainerOf(workload);
+    if (definition?.auth.mode !== 'forward-auth' && proxyContainer === undefined) continue;
+    const surface = authSurface(definition, proxyContainer, proxy);
+    const problems = [
+      ...(proxyContainer === undefined ? ['the workload has no forward-auth proxy'] : []),
+      ...serviceExposures(objects, surface),
+      ...routeBypasses(objects, proxy),
+      ...policyAdmissions(objects, surface),
+    ];
+    const { clients } = surface;
     out.push(
       result(
         'auth-exposes-only-proxy',

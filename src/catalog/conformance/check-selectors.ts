@@ -28,6 +28,7 @@ import { COMPONENT_LABEL, NAME_LABEL, WORKLOAD_COMPONENT } from '../render/label
 import { BASELINE_POLICY } from '../render/namespace.js';
 import { DISK_LABEL, IMPORTER_POLICY } from '../render/network-policy.js';
 import type { KubeObject } from '../types.js';
+import { pushAll } from '../../base/index.js';
 import type { CheckResult, ConformanceInput } from './model.js';
 import { asArray, asRecord, describeObject, field, workloadOf } from './model.js';
 
@@ -153,80 +154,73 @@ function toSelector(use: SelectorUse): { selector?: Selector; problem?: string }
     : { selector };
 }
 
-/** Runs the selector check over every service directory. */
-export function checkSelectors(input: ConformanceInput): CheckResult[] {
-  const results: CheckResult[] = [];
-  const workloads = new Map<string, Labels>();
-  for (const [service, objects] of input.objects) {
-    const workload = workloadOf(objects);
-    if (workload !== undefined) workloads.set(service, podTemplateLabels(workload));
-  }
-  // Every pod that can exist, indexed once: each selector is then one index query instead of a
-  // scan over every service's pods (the catalog has hundreds of services in the benchmark).
+/** Every pod that can exist, indexed once: each selector is then one index query. */
+function podUniverse(
+  objectsByService: ConformanceInput['objects'],
+  workloads: ReadonlyMap<string, Labels>,
+): LabelIndex<PodRef> {
   const universe = new LabelIndex<PodRef>();
   universe.add({ owner: undefined, what: 'an unlabelled pod' }, labelsFrom({}));
-  for (const [service, objects] of input.objects) {
+  for (const [service, objects] of objectsByService) {
     const pod = workloads.get(service);
     if (pod !== undefined) universe.add({ owner: service, what: `a pod of ${service}` }, pod);
     importerPods(objects).forEach((labels, i) =>
       universe.add({ owner: undefined, what: `a CDI importer pod in ${service} (#${i})` }, labels),
     );
   }
-  for (const [service, objects] of input.objects) {
-    const own = workloads.get(service);
-    // "Any pod that is not this service's workload": the name differs (or is absent), or the
-    // component is not the workload (or is absent).
-    const foreignName = selectorOf([requirement(NAME_LABEL, 'NotIn', [service])]);
-    const foreignComponent = selectorOf([
-      requirement(COMPONENT_LABEL, 'NotIn', [WORKLOAD_COMPONENT]),
-    ]);
-    for (const use of selectorUses(objects)) {
-      const object = `${describeObject(use.object)} ${use.where}`;
-      const fail = (message: string) =>
-        results.push({ name: SELECTOR_CHECK, ok: false, object, message });
-      if (own === undefined) {
-        fail(`there is no workload in ${service} for it to select`);
-        continue;
-      }
-      const { selector, problem } = toSelector(use);
-      if (selector === undefined) {
-        fail(problem ?? 'is not a valid selector');
-        continue;
-      }
-      const selected = universe.select(selector);
-      if (!selected.some((ref) => ref.owner === service)) {
-        fail(`does not select the pods of its own workload (labels ${JSON.stringify(own)})`);
-        continue;
-      }
-      const stray = selected.find((ref) => ref.owner !== service);
-      if (stray !== undefined) {
-        fail(`also selects ${stray.what} (labels ${JSON.stringify(universe.get(stray))})`);
-        continue;
-      }
-      const byName = overlap(selector, foreignName);
-      const leak = byName.overlap ? byName : overlap(selector, foreignComponent);
-      if (leak.overlap) {
-        fail(
-          `can select a pod that is not ${service}'s workload, e.g. one labelled ${JSON.stringify(leak.witness)}`,
-        );
-        continue;
-      }
-      results.push({
-        name: SELECTOR_CHECK,
-        ok: true,
-        object,
-        message: `selects exactly the pods of ${service}`,
-      });
-    }
-    // The CDI importer policy selects exactly the importer pods that download (not a blank
-    // disk's), never a workload's.
-    const importers = importerPods(objects);
-    const blank = importers.filter((pod) => pod[DISK_LABEL] === 'blank');
-    const downloading = importers.filter((pod) => pod[DISK_LABEL] !== 'blank');
-    for (const policy of objects.filter(
-      (o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === IMPORTER_POLICY,
-    )) {
-      const object = `${describeObject(policy)} spec.endpointSelector`;
+  return universe;
+}
+
+/**
+ * "Any pod that is not this service's workload": the name differs (or is absent), or the
+ * component is not the workload (or is absent).
+ */
+function foreignPods(service: string): readonly Selector[] {
+  return [
+    selectorOf([requirement(NAME_LABEL, 'NotIn', [service])]),
+    selectorOf([requirement(COMPONENT_LABEL, 'NotIn', [WORKLOAD_COMPONENT])]),
+  ];
+}
+
+/** Why one selector use does not select exactly the pods of `service`, or undefined. */
+function selectorProblem(
+  use: SelectorUse,
+  service: string,
+  own: Labels,
+  universe: LabelIndex<PodRef>,
+  foreign: readonly Selector[],
+): string | undefined {
+  const { selector, problem } = toSelector(use);
+  if (selector === undefined) return problem ?? 'is not a valid selector';
+  const selected = universe.select(selector);
+  if (!selected.some((ref) => ref.owner === service))
+    return `does not select the pods of its own workload (labels ${JSON.stringify(own)})`;
+  const stray = selected.find((ref) => ref.owner !== service);
+  if (stray !== undefined)
+    return `also selects ${stray.what} (labels ${JSON.stringify(universe.get(stray))})`;
+  for (const pods of foreign) {
+    const leak = overlap(selector, pods);
+    if (leak.overlap)
+      return `can select a pod that is not ${service}'s workload, e.g. one labelled ${JSON.stringify(leak.witness)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The CDI importer policy selects exactly the importer pods that download (not a blank disk's),
+ * never a workload's.
+ */
+function checkImporterPolicies(
+  service: string,
+  objects: readonly KubeObject[],
+  universe: LabelIndex<PodRef>,
+): CheckResult[] {
+  const importers = importerPods(objects);
+  const blank = importers.filter((pod) => pod[DISK_LABEL] === 'blank');
+  const downloading = importers.filter((pod) => pod[DISK_LABEL] !== 'blank');
+  return objects
+    .filter((o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === IMPORTER_POLICY)
+    .map((policy) => {
       const { selector } = fromLabelSelector(field(policy, 'spec', 'endpointSelector'), {
         path: 'spec.endpointSelector',
       });
@@ -240,34 +234,65 @@ export function checkSelectors(input: ConformanceInput): CheckResult[] {
           ? undefined
           : universe.select(selector).find((ref) => ref.owner !== undefined);
       const ok = selectsImporters && stray === undefined;
-      results.push({
+      return {
         name: SELECTOR_CHECK,
         ok,
-        object,
+        object: `${describeObject(policy)} spec.endpointSelector`,
         message: ok
           ? `selects exactly the CDI importer pods of ${service}`
           : stray !== undefined
             ? `also selects ${stray.what}`
             : `does not select the CDI importer pods of ${service}`,
-      });
-    }
-    // The baseline must do the opposite: cover every pod of the namespace.
-    for (const policy of objects.filter(
-      (o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === BASELINE_POLICY,
-    )) {
+      };
+    });
+}
+
+/** The baseline does the opposite of every other selector: it covers every pod of the namespace. */
+function checkBaselines(objects: readonly KubeObject[]): CheckResult[] {
+  return objects
+    .filter((o) => o.kind === 'CiliumNetworkPolicy' && o.metadata.name === BASELINE_POLICY)
+    .map((policy) => {
       const { selector } = fromLabelSelector(field(policy, 'spec', 'endpointSelector'), {
         path: 'spec.endpointSelector',
       });
       const everything = selector !== undefined && isEverything(selector);
-      results.push({
+      return {
         name: SELECTOR_CHECK,
         ok: everything,
         object: `${describeObject(policy)} spec.endpointSelector`,
         message: everything
           ? 'the baseline selects every pod of the namespace'
           : 'the baseline must select every pod of the namespace ({})',
+      };
+    });
+}
+
+/** Runs the selector check over every service directory. */
+export function checkSelectors(input: ConformanceInput): CheckResult[] {
+  const results: CheckResult[] = [];
+  const workloads = new Map<string, Labels>();
+  for (const [service, objects] of input.objects) {
+    const workload = workloadOf(objects);
+    if (workload !== undefined) workloads.set(service, podTemplateLabels(workload));
+  }
+  const universe = podUniverse(input.objects, workloads);
+  for (const [service, objects] of input.objects) {
+    const own = workloads.get(service);
+    const foreign = foreignPods(service);
+    for (const use of selectorUses(objects)) {
+      const problem =
+        own === undefined
+          ? `there is no workload in ${service} for it to select`
+          : selectorProblem(use, service, own, universe, foreign);
+      results.push({
+        name: SELECTOR_CHECK,
+        ok: problem === undefined,
+        object: `${describeObject(use.object)} ${use.where}`,
+        message: problem ?? `selects exactly the pods of ${service}`,
       });
     }
+    pushAll(results, checkImporterPolicies(service, objects, universe));
+    pushAll(results, checkBaselines(objects));
   }
   return results;
 }

@@ -4,10 +4,10 @@
  * services. Pure (the texts and compiled schemas are passed in) and exhaustive: every problem
  * of every file is returned, with file, line and JSON path.
  */
-import type { Code } from '../../base/codes.js';
 import type { ValidateFunction } from 'ajv';
 import { LabelwiseError, quote } from '../../base/errors.js';
 import type { NamedDependency } from '../resolve/dependencies.js';
+import type { ReportProblem } from '../resolve/storage.js';
 import { resolveService } from '../resolve/resolve-service.js';
 import { dependencyKey, resolveNamedDependencies } from '../resolve/named-dependencies.js';
 import { resolvePlatform } from './platform.js';
@@ -66,6 +66,127 @@ function rawList(source: YamlSource, field: string): Record<string, unknown>[] {
   return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 }
 
+/** What the rules across services look services up in. */
+interface CatalogView {
+  readonly byName: ReadonlyMap<string, ResolvedService>;
+  /** Names of definitions that failed to load (see {@link crossServiceRules}). */
+  readonly invalid: ReadonlySet<string>;
+  readonly platform: Platform;
+}
+
+/** Reports a cross-service problem in the file of the service it is about, at its line. */
+function reportersOf(
+  service: ResolvedService,
+  source: YamlSource | undefined,
+  into: { readonly errors: LabelwiseError[]; readonly warnings: LabelwiseError[] },
+): { fail: ReportProblem; warn: ReportProblem } {
+  const to =
+    (list: LabelwiseError[]): ReportProblem =>
+    (code, path, message, hint) => {
+      const pos = source?.locate(path) ?? { line: 1, col: 1 };
+      const shown = formatPath(path);
+      list.push(
+        new LabelwiseError(code, `${shown}: ${message}`, {
+          source: { file: service.file, ...pos, path: shown },
+          hint,
+        }),
+      );
+    };
+  return { fail: to(into.errors), warn: to(into.warnings) };
+}
+
+/**
+ * Each dependency names a service of the catalog, a port it exposes to clients (never its
+ * forward-auth proxy's), and is accepted by it. `index` gives its entry in the definition.
+ */
+function checkDependencies(
+  service: ResolvedService,
+  index: (dependency: ResolvedService['dependencies'][number]) => number,
+  catalog: CatalogView,
+  report: { fail: ReportProblem; warn: ReportProblem },
+): void {
+  for (const dependency of service.dependencies) {
+    const path = ['dependencies', Math.max(index(dependency), 0)];
+    const target = catalog.byName.get(dependency.to);
+    if (target === undefined) {
+      if (!catalog.invalid.has(dependency.to))
+        report.fail(
+          'CATALOG_DEPENDENCY_UNKNOWN',
+          [...path, 'to'],
+          `no service named ${quote(dependency.to)} in the catalog`,
+        );
+      continue;
+    }
+    const exposed = clientPorts(target);
+    if (isProxyPort(target, dependency, catalog.platform)) {
+      report.fail(
+        'CATALOG_DEPENDENCY_PROXY',
+        [...path, 'port'],
+        proxyMessage(target, dependency.port),
+        proxyHint(target, service.name),
+      );
+    } else if (
+      !exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)
+    ) {
+      report.fail(
+        'CATALOG_DEPENDENCY_PORT',
+        [...path, 'port'],
+        `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
+        `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
+      );
+    }
+    if (!target.inClusterClients.includes(service.name)) {
+      report.warn(
+        'CATALOG_DEPENDENCY_NOT_ACCEPTED',
+        path,
+        `${dependency.to} does not list ${service.name} in inClusterClients, so its policy drops this traffic`,
+        `add ${service.name} to inClusterClients of ${dependency.to}`,
+      );
+    }
+  }
+}
+
+/** Each in-cluster client names a service of the catalog. */
+function checkClients(
+  service: ResolvedService,
+  source: YamlSource | undefined,
+  catalog: CatalogView,
+  warn: ReportProblem,
+): void {
+  const raw = ((source?.value as Record<string, unknown> | undefined)?.inClusterClients ??
+    []) as unknown[];
+  for (const client of service.inClusterClients) {
+    if (catalog.byName.has(client) || catalog.invalid.has(client)) continue;
+    warn(
+      'CATALOG_CLIENT_UNKNOWN',
+      ['inClusterClients', Math.max(raw.indexOf(client), 0)],
+      `no service named ${quote(client)} in the catalog`,
+    );
+  }
+}
+
+/** A host is routed by one service: the first (by name) keeps it, later ones are refused. */
+function checkHostOwners(
+  service: ResolvedService,
+  source: YamlSource | undefined,
+  hostOwner: Map<string, string>,
+  fail: ReportProblem,
+): void {
+  const routes = source === undefined ? [] : rawList(source, 'ingressRoutes');
+  for (const route of service.ingressRoutes) {
+    const owner = hostOwner.get(route.host);
+    if (owner !== undefined && owner !== service.name) {
+      const index = routes.findIndex((r) => r.host === route.host);
+      fail(
+        'CATALOG_ROUTE_HOST',
+        ['ingressRoutes', Math.max(index, 0), 'host'],
+        `host ${quote(route.host)} is already routed by ${owner}`,
+      );
+    }
+    hostOwner.set(route.host, owner ?? service.name);
+  }
+}
+
 /**
  * Rules across services: references to other services, their ports, and shared hostnames.
  * `invalid` holds the names of definitions that failed to load: a reference to one of them is
@@ -79,111 +200,25 @@ function crossServiceRules(
   invalid: ReadonlySet<string>,
   namedIndex: ReadonlyMap<string, number>,
 ): { errors: LabelwiseError[]; warnings: LabelwiseError[] } {
-  const errors: LabelwiseError[] = [];
-  const warnings: LabelwiseError[] = [];
-  const byName = new Map(services.map((s) => [s.name, s]));
-  const report = (
-    list: LabelwiseError[],
-    code: Code,
-    service: ResolvedService,
-    path: (string | number)[],
-    message: string,
-    hint?: string,
-  ) => {
-    const source = sources.get(service.name);
-    const pos = source?.locate(path) ?? { line: 1, col: 1 };
-    const shown = formatPath(path);
-    list.push(
-      new LabelwiseError(code, `${shown}: ${message}`, {
-        source: { file: service.file, ...pos, path: shown },
-        hint,
-      }),
-    );
+  const problems = { errors: [] as LabelwiseError[], warnings: [] as LabelwiseError[] };
+  const catalog: CatalogView = {
+    byName: new Map(services.map((s) => [s.name, s])),
+    invalid,
+    platform,
   };
   const hostOwner = new Map<string, string>();
   for (const service of services) {
     const source = sources.get(service.name);
+    const report = reportersOf(service, source, problems);
     const deps = source === undefined ? [] : rawList(source, 'dependencies');
-    for (const dependency of service.dependencies) {
-      const index =
-        namedIndex.get(dependencyKey(service.name, dependency)) ??
-        deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
-      const path = ['dependencies', Math.max(index, 0)];
-      const target = byName.get(dependency.to);
-      if (target === undefined && invalid.has(dependency.to)) continue;
-      if (target === undefined) {
-        report(
-          errors,
-          'CATALOG_DEPENDENCY_UNKNOWN',
-          service,
-          [...path, 'to'],
-          `no service named ${quote(dependency.to)} in the catalog`,
-        );
-        continue;
-      }
-      const exposed = clientPorts(target);
-      if (isProxyPort(target, dependency, platform)) {
-        report(
-          errors,
-          'CATALOG_DEPENDENCY_PROXY',
-          service,
-          [...path, 'port'],
-          proxyMessage(target, dependency.port),
-          proxyHint(target, service.name),
-        );
-      } else if (
-        !exposed.some((p) => p.port === dependency.port && p.protocol === dependency.protocol)
-      ) {
-        report(
-          errors,
-          'CATALOG_DEPENDENCY_PORT',
-          service,
-          [...path, 'port'],
-          `${dependency.to} does not expose ${dependency.port}/${dependency.protocol}`,
-          `${dependency.to} exposes: ${exposed.map((p) => `${p.port}/${p.protocol}`).join(', ') || 'nothing'}`,
-        );
-      }
-      if (!target.inClusterClients.includes(service.name)) {
-        report(
-          warnings,
-          'CATALOG_DEPENDENCY_NOT_ACCEPTED',
-          service,
-          path,
-          `${dependency.to} does not list ${service.name} in inClusterClients, so its policy drops this traffic`,
-          `add ${service.name} to inClusterClients of ${dependency.to}`,
-        );
-      }
-    }
-    service.inClusterClients.forEach((client) => {
-      if (!byName.has(client) && !invalid.has(client)) {
-        const raw = ((source?.value as Record<string, unknown> | undefined)?.inClusterClients ??
-          []) as unknown[];
-        report(
-          warnings,
-          'CATALOG_CLIENT_UNKNOWN',
-          service,
-          ['inClusterClients', Math.max(raw.indexOf(client), 0)],
-          `no service named ${quote(client)} in the catalog`,
-        );
-      }
-    });
-    const routes = source === undefined ? [] : rawList(source, 'ingressRoutes');
-    for (const route of service.ingressRoutes) {
-      const owner = hostOwner.get(route.host);
-      if (owner !== undefined && owner !== service.name) {
-        const index = routes.findIndex((r) => r.host === route.host);
-        report(
-          errors,
-          'CATALOG_ROUTE_HOST',
-          service,
-          ['ingressRoutes', Math.max(index, 0), 'host'],
-          `host ${quote(route.host)} is already routed by ${owner}`,
-        );
-      }
-      hostOwner.set(route.host, owner ?? service.name);
-    }
+    const index = (dependency: ResolvedService['dependencies'][number]) =>
+      namedIndex.get(dependencyKey(service.name, dependency)) ??
+      deps.findIndex((d) => d.to === dependency.to && d.port === dependency.port);
+    checkDependencies(service, index, catalog, report);
+    checkClients(service, source, catalog, report.warn);
+    checkHostOwners(service, source, hostOwner, report.fail);
   }
-  return { errors, warnings };
+  return problems;
 }
 
 /**

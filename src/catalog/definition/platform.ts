@@ -39,6 +39,17 @@ const labels = (
  * Applies the platform defaults to a value that passed `platform.schema.json`. Pure and
  * deterministic; never throws on schema-valid input.
  */
+function certificateIssuer(raw: unknown): Pick<Platform['gateway'], 'certificateIssuer'> {
+  if (raw === undefined) return {};
+  const issuer = obj(raw);
+  return {
+    certificateIssuer: {
+      kind: issuer.kind === 'Issuer' ? 'Issuer' : 'ClusterIssuer',
+      name: str(issuer.name, ''),
+    },
+  };
+}
+
 export function resolvePlatform(raw: unknown): Platform {
   const p = obj(raw);
   const gateway = obj(p.gateway);
@@ -60,6 +71,7 @@ export function resolvePlatform(raw: unknown): Platform {
       name: str(gateway.name, ''),
       namespace: str(gateway.namespace, ''),
       ...(typeof gateway.listener === 'string' ? { listener: gateway.listener } : {}),
+      ...certificateIssuer(gateway.certificateIssuer),
       cilium:
         typeof cilium.namespace === 'string'
           ? { namespace: cilium.namespace, podSelector: labels(cilium.podSelector, {}) }

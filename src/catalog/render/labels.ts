@@ -60,6 +60,20 @@ export function rootDiskName(name: string): string {
   return `${name}-root`;
 }
 
+/**
+ * A per-service Certificate's name, which is also its Gateway listener's: the whole host, dots
+ * turned to dashes. Every such Certificate lives in the Gateway's namespace, and a host is routed
+ * by one service only, so the full host keeps the names apart.
+ */
+export function certificateName(host: string): string {
+  return host.replace(/\./g, '-');
+}
+
+/** The Secret a per-service Certificate writes and its Gateway listener presents. */
+export function certificateSecret(host: string): string {
+  return `${certificateName(host)}-tls`;
+}
+
 /** An HTTPRoute's name: its host with the base domain removed, dots turned to dashes. */
 export function routeName(host: string, platform: Platform): string {
   const suffix = `.${platform.domain}`;

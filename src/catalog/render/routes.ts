@@ -8,7 +8,7 @@
  */
 import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
 import type { Platform, ResolvedService } from '../types.js';
-import { commonLabels, routeName } from './labels.js';
+import { certificateName, certificateSecret, commonLabels, routeName } from './labels.js';
 import { backendPort } from './ports.js';
 
 /** ExternalDNS's annotation prefixes: before v0.22.0, and from v0.22.0 on. */
@@ -46,9 +46,11 @@ export function routes(service: ResolvedService, platform: Platform): HTTPRoute[
             {
               name: platform.gateway.name,
               namespace: platform.gateway.namespace,
-              ...(platform.gateway.listener !== undefined
-                ? { sectionName: platform.gateway.listener }
-                : {}),
+              ...(route.ownCertificate === true
+                ? { sectionName: certificateName(route.host) }
+                : platform.gateway.listener !== undefined
+                  ? { sectionName: platform.gateway.listener }
+                  : {}),
             },
           ],
           hostnames: [route.host],
@@ -63,4 +65,33 @@ export function routes(service: ResolvedService, platform: Platform): HTTPRoute[
         },
       }),
   );
+}
+
+/**
+ * The cert-manager Certificate of each route with `certificate: own`. It is rendered in the
+ * Gateway's namespace, so the listener that presents its Secret needs no ReferenceGrant; the
+ * listener itself is the platform's to add (docs/catalog.md § Route hosts and TLS).
+ */
+export function certificates(
+  service: ResolvedService,
+  platform: Platform,
+): Record<string, unknown>[] {
+  const issuer = platform.gateway.certificateIssuer;
+  if (issuer === undefined) return [];
+  return service.ingressRoutes
+    .filter((route) => route.ownCertificate === true)
+    .map((route) => ({
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Certificate',
+      metadata: {
+        name: certificateName(route.host),
+        namespace: platform.gateway.namespace,
+        labels: commonLabels(service.name),
+      },
+      spec: {
+        secretName: certificateSecret(route.host),
+        dnsNames: [route.host],
+        issuerRef: { group: 'cert-manager.io', kind: issuer.kind, name: issuer.name },
+      },
+    }));
 }

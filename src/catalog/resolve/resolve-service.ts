@@ -10,20 +10,23 @@ import type {
   GpuClass,
   Platform,
   PortSpec,
-  Protocol,
   ResolvedService,
   RouteSpec,
+  ServiceKind,
   WorkloadKind,
 } from '../types.js';
-import { routeName } from '../render/labels.js';
-import { WILDCARD_HINT, wildcardProblem } from './route-hosts.js';
 import { resolveDependencies } from './dependencies.js';
 import type { NamedDependency } from './dependencies.js';
 import { resolveStorage } from './storage.js';
+import type { ReportProblem } from './storage.js';
 import { contractWarnings } from './contract-warnings.js';
 import { resolveAuth } from './auth.js';
+import type { ResolvedAuth } from './auth.js';
 import { resolveImportFrom, resolveSecurity } from './extras.js';
 import { apiServerRules } from './api-server-rules.js';
+import { resolvePorts } from './ports.js';
+import type { ServicePorts } from './ports.js';
+import { resolveRoutes } from './routes.js';
 import { reservedNamespace } from '../definition/platform.js';
 import { frontedPorts } from '../render/ports.js';
 import type { YamlSource } from '../definition/yaml-source.js';
@@ -55,71 +58,44 @@ export function workloadKindOf(kind: 'container' | 'vm', replicas: number): Work
   return replicas > 1 ? 'StatefulSet' : 'Deployment';
 }
 
-/**
- * The ports derived when a definition lists none: every numeric route port (`http`, or
- * `http-<port>` when there are several) and a numeric metrics port (`metrics`), all TCP.
- */
-function derivePorts(routes: unknown[], metricsPort: unknown): PortSpec[] {
-  const routed = [
-    ...new Set(routes.map((r) => obj(r).port).filter((p): p is number => typeof p === 'number')),
-  ].sort((a, b) => a - b);
-  const ports: PortSpec[] = routed.map((port) => ({
-    name: routed.length === 1 ? 'http' : `http-${port}`,
-    port,
-    protocol: 'TCP',
-  }));
-  if (typeof metricsPort === 'number' && !routed.includes(metricsPort)) {
-    ports.push({ name: 'metrics', port: metricsPort, protocol: 'TCP' });
-  }
-  return ports;
-}
-
-/**
- * Resolves one schema-valid definition against the platform. Pure; returns every cross-field
- * problem. `file` is the repository-relative path used in messages.
- */
-export function resolveService(source: YamlSource, platform: Platform): ResolveResult {
+/** Errors and warnings of one definition, each at its line and path. */
+function problemsOf(source: YamlSource) {
   const errors: LabelwiseError[] = [];
   const warnings: LabelwiseError[] = [];
-  const file = source.file;
-  const at = (path: Path) => ({ file, ...source.locate(path), path: formatPath(path) || '.' });
-  const fail = (code: Code, path: Path, message: string, hint?: string): void => {
-    errors.push(
-      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, {
-        source: at(path),
-        hint,
-      }),
-    );
-  };
-  const warn = (code: Code, path: Path, message: string, hint?: string): void => {
-    warnings.push(
-      new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, {
-        source: at(path),
-        hint,
-      }),
-    );
-  };
+  const reporter =
+    (into: LabelwiseError[]): ReportProblem =>
+    (code: Code, path: Path, message: string, hint?: string): void => {
+      into.push(
+        new LabelwiseError(code, `${formatPath(path) || '.'}: ${message}`, {
+          source: { file: source.file, ...source.locate(path), path: formatPath(path) || '.' },
+          hint,
+        }),
+      );
+    };
+  return { errors, warnings, fail: reporter(errors), warn: reporter(warnings) };
+}
 
-  const raw = obj(source.value);
-  const name = String(raw.name);
+/** A service's namespace gets a default-deny baseline: it must not be one the platform uses. */
+function checkName(name: string, platform: Platform, fail: ReportProblem): void {
   const reserved = reservedNamespace(name, platform);
-  if (reserved !== undefined) {
-    fail(
-      'CATALOG_RESERVED_NAME',
-      ['name'],
-      `${quote(name)} is ${reserved}; a service's namespace gets a default-deny baseline, which would cut those pods off`,
-      'name the service differently',
-    );
-  }
-  const kind = raw.kind === 'vm' ? 'vm' : 'container';
-  apiServerRules(raw, name, fail);
+  if (reserved === undefined) return;
+  fail(
+    'CATALOG_RESERVED_NAME',
+    ['name'],
+    `${quote(name)} is ${reserved}; a service's namespace gets a default-deny baseline, which would cut those pods off`,
+    'name the service differently',
+  );
+}
+
+/** `kind` and `source`: exactly one of image (container) or vmTemplate (vm). */
+function resolveSource(
+  raw: Raw,
+  kind: ServiceKind,
+  fail: ReportProblem,
+): { image?: string; vmTemplate?: string } {
   const src = obj(raw.source);
-  const importFrom = resolveImportFrom(src, kind, fail);
-  const security = resolveSecurity(raw.security, kind, fail);
   const image = typeof src.image === 'string' ? src.image : undefined;
   const vmTemplate = typeof src.vmTemplate === 'string' ? src.vmTemplate : undefined;
-
-  // kind + source: exactly one of image (container) or vmTemplate (vm).
   if (kind === 'container') {
     if (image === undefined)
       fail('CATALOG_SOURCE_MISMATCH', ['source'], 'kind container needs source.image');
@@ -145,15 +121,28 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       );
     }
   }
-  const vmRaw = obj(raw.vm);
-  const vm = {
-    cores: typeof vmRaw.cores === 'number' ? vmRaw.cores : 1,
-    memory: typeof vmRaw.memory === 'string' ? vmRaw.memory : '2Gi',
-    rootDiskSize: typeof vmRaw.rootDiskSize === 'string' ? vmRaw.rootDiskSize : '20Gi',
+  return {
+    ...(image !== undefined ? { image } : {}),
+    ...(vmTemplate !== undefined ? { vmTemplate } : {}),
   };
+}
 
-  // availability
-  const availability = obj(raw.availability);
+function vmSizes(raw: unknown): ResolvedService['vm'] {
+  const vm = obj(raw);
+  return {
+    cores: typeof vm.cores === 'number' ? vm.cores : 1,
+    memory: typeof vm.memory === 'string' ? vm.memory : '2Gi',
+    rootDiskSize: typeof vm.rootDiskSize === 'string' ? vm.rootDiskSize : '20Gi',
+  };
+}
+
+/** Replicas: containers only, and no more than the nodes required anti-affinity can spread over. */
+function resolveReplicas(
+  availability: Raw,
+  kind: ServiceKind,
+  platform: Platform,
+  fail: ReportProblem,
+): number {
   const replicas = typeof availability.replicas === 'number' ? availability.replicas : 1;
   if (replicas > 1 && kind === 'vm') {
     fail(
@@ -169,136 +158,21 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       `${replicas} replicas need ${replicas} schedulable nodes (required anti-affinity), the platform has ${platform.nodes.schedulable}`,
     );
   }
+  return replicas;
+}
 
-  const storage = resolveStorage(raw.storage, kind, fail);
-
-  // ports: explicit, or derived from routes and the metrics endpoint.
-  const observability = obj(raw.observability);
-  const metricsRaw =
-    observability.metricsEndpoint === undefined ? undefined : obj(observability.metricsEndpoint);
-  const routesRaw = list(raw.ingressRoutes);
-  const explicitPorts = raw.ports !== undefined;
-  const ports: PortSpec[] = explicitPorts
-    ? list(raw.ports).map((p) => {
-        const o = obj(p);
-        return {
-          name: String(o.name),
-          port: Number(o.port),
-          protocol: (o.protocol === 'UDP' ? 'UDP' : 'TCP') as Protocol,
-          ...(o.lan === true ? { lan: true } : {}),
-        };
-      })
-    : derivePorts(routesRaw, metricsRaw?.port);
-  // A numbered metrics endpoint the ports do not list renders its own named port (the contract:
-  // "renders a named Service port"); a named one must be declared.
-  if (
-    explicitPorts &&
-    typeof metricsRaw?.port === 'number' &&
-    !ports.some((p) => p.port === metricsRaw.port && p.protocol === 'TCP')
-  ) {
-    const names = new Set(ports.map((p) => p.name));
-    const metricsName = names.has('metrics') ? `metrics-${metricsRaw.port}` : 'metrics';
-    ports.push({ name: metricsName, port: metricsRaw.port, protocol: 'TCP' });
-  }
-  const portNames = new Set<string>();
-  const portNumbers = new Set<string>();
-  ports.forEach((p, i) => {
-    if (portNames.has(p.name))
-      fail(
-        'CATALOG_PORT_DUPLICATE',
-        ['ports', i, 'name'],
-        `port name ${quote(p.name)} is used twice`,
-      );
-    if (portNumbers.has(`${p.port}/${p.protocol}`))
-      fail(
-        'CATALOG_PORT_DUPLICATE',
-        ['ports', i, 'port'],
-        `port ${p.port}/${p.protocol} is listed twice`,
-      );
-    portNames.add(p.name);
-    portNumbers.add(`${p.port}/${p.protocol}`);
-  });
-  const findPort = (ref: unknown, path: Path): PortSpec | undefined => {
-    const found = ports.find((p) =>
-      typeof ref === 'number' ? p.port === ref && p.protocol === 'TCP' : p.name === ref,
-    );
-    if (found === undefined) {
-      fail(
-        'CATALOG_PORT_UNKNOWN',
-        path,
-        `port ${JSON.stringify(ref)} is not a TCP port of this service`,
-        explicitPorts
-          ? `declared ports: ${ports.map((p) => `${p.name}=${p.port}/${p.protocol}`).join(', ') || 'none'}`
-          : 'declare it under ports',
-      );
-    }
-    return found;
-  };
-  const sortedPorts = [...ports].sort(
-    (a, b) => a.port - b.port || (a.protocol < b.protocol ? -1 : a.protocol > b.protocol ? 1 : 0),
-  );
-
-  // ingress routes
-  const routes: RouteSpec[] = [];
-  const hosts = new Set<string>();
-  routesRaw.forEach((entry, i) => {
-    const r = obj(entry);
-    const host = String(r.host);
-    if (host !== platform.domain && !host.endsWith(`.${platform.domain}`)) {
-      fail(
-        'CATALOG_ROUTE_HOST',
-        ['ingressRoutes', i, 'host'],
-        `host ${quote(host)} is not under the base domain ${quote(platform.domain)}`,
-      );
-    } else {
-      const problem = wildcardProblem(host, platform.domain);
-      if (problem !== undefined)
-        fail('CATALOG_ROUTE_CERTIFICATE', ['ingressRoutes', i, 'host'], problem, WILDCARD_HINT);
-    }
-    if (hosts.has(host))
-      fail(
-        'CATALOG_ROUTE_HOST',
-        ['ingressRoutes', i, 'host'],
-        `host ${quote(host)} is routed twice`,
-      );
-    hosts.add(host);
-    const port = findPort(r.port, ['ingressRoutes', i, 'port']);
-    if (port !== undefined) routes.push({ host, port });
-  });
-  routes.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : 0));
-  // Route objects are named after their host; two hosts must not map to one name.
-  const routeNames = new Map<string, string>();
-  routesRaw.forEach((entry, i) => {
-    const host = String(obj(entry).host);
-    const routeObject = routeName(host, platform);
-    const other = routeNames.get(routeObject);
-    if (other !== undefined && other !== host) {
-      fail(
-        'CATALOG_ROUTE_NAME',
-        ['ingressRoutes', i, 'host'],
-        `hosts ${quote(other)} and ${quote(host)} both name the HTTPRoute ${quote(routeObject)}`,
-      );
-    }
-    routeNames.set(routeObject, host);
-  });
-
-  // auth
-  const { mode, apiRoutes, skipAuthRoutes, upstream } = resolveAuth({
-    raw,
-    kind,
-    platform,
-    routesRaw,
-    routes,
-    ports,
-    sortedPorts,
-    explicitPorts,
-    findPort,
-    fail,
-  });
-
-  // LAN exposure: declared non-HTTP ports only (HTTP goes through the Gateway), on the
-  // platform's shared address.
-  ports.forEach((p, i) => {
+/**
+ * LAN exposure: declared non-HTTP ports only (HTTP goes through the Gateway), on the platform's
+ * shared address.
+ */
+function checkLanPorts(
+  ports: ServicePorts,
+  served: { readonly routes: readonly RouteSpec[]; readonly upstream: PortSpec | undefined },
+  platform: Platform,
+  fail: ReportProblem,
+): void {
+  const { routes, upstream } = served;
+  ports.declared.forEach((p, i) => {
     if (p.lan !== true) return;
     const path = ['ports', i, 'lan'];
     if (platform.lan === undefined)
@@ -315,40 +189,50 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         `port ${p.name} is served through the Gateway${upstream?.port === p.port ? ' and the forward-auth proxy' : ''}; only non-HTTP ports are exposed on the LAN`,
       );
   });
+}
 
-  // dependencies and clients
-  const { dependencies, namedDependencies } = resolveDependencies(raw.dependencies, name, fail);
-  const inClusterClients = list(raw.inClusterClients).map(String);
-  inClusterClients.forEach((client, i) => {
+function resolveClients(raw: unknown, name: string, fail: ReportProblem): string[] {
+  const clients = list(raw).map(String);
+  clients.forEach((client, i) => {
     if (client === name)
       fail('CATALOG_CLIENT_SELF', ['inClusterClients', i], 'a service is not its own client');
   });
+  return [...clients].sort();
+}
 
-  // observability
-  let metricsEndpoint: { port: PortSpec; path: string } | undefined;
-  if (metricsRaw !== undefined) {
-    const port = findPort(metricsRaw.port, ['observability', 'metricsEndpoint', 'port']);
-    if (port !== undefined) {
-      metricsEndpoint = {
-        port,
-        path: typeof metricsRaw.path === 'string' ? metricsRaw.path : '/metrics',
-      };
-      if (
-        mode === 'forward-auth' &&
-        frontedPorts({ ingressRoutes: routes, auth: { upstream } }).has(port.port)
-      ) {
-        fail(
-          'CATALOG_METRICS_BYPASS',
-          ['observability', 'metricsEndpoint', 'port'],
-          `the metrics port ${port.port} is the app port behind forward-auth; exposing it for scraping would bypass the proxy`,
-          'serve metrics on a separate port',
-        );
-      }
-    }
+/** The scrape endpoint; never the app port behind forward-auth, which scraping would bypass. */
+function resolveMetricsEndpoint(
+  metricsRaw: Raw | undefined,
+  ports: ServicePorts,
+  fronted: { readonly routes: readonly RouteSpec[]; readonly auth: ResolvedAuth },
+  fail: ReportProblem,
+): { port: PortSpec; path: string } | undefined {
+  if (metricsRaw === undefined) return undefined;
+  const port = ports.find(metricsRaw.port, ['observability', 'metricsEndpoint', 'port']);
+  if (port === undefined) return undefined;
+  const { routes, auth } = fronted;
+  if (
+    auth.mode === 'forward-auth' &&
+    frontedPorts({ ingressRoutes: routes, auth: { upstream: auth.upstream } }).has(port.port)
+  ) {
+    fail(
+      'CATALOG_METRICS_BYPASS',
+      ['observability', 'metricsEndpoint', 'port'],
+      `the metrics port ${port.port} is the app port behind forward-auth; exposing it for scraping would bypass the proxy`,
+      'serve metrics on a separate port',
+    );
   }
-  const rendered = workloadKindOf(kind, replicas);
-  const livenessRaw =
-    observability.livenessWorkload === undefined ? undefined : obj(observability.livenessWorkload);
+  return { port, path: typeof metricsRaw.path === 'string' ? metricsRaw.path : '/metrics' };
+}
+
+/** The workload the liveness rule watches: this service's own, of the kind it renders. */
+function resolveLivenessWorkload(
+  raw: unknown,
+  name: string,
+  rendered: WorkloadKind,
+  fail: ReportProblem,
+): { kind: WorkloadKind; name: string } {
+  const livenessRaw = raw === undefined ? undefined : obj(raw);
   const livenessWorkload = {
     kind: (livenessRaw?.kind as WorkloadKind | undefined) ?? rendered,
     name: typeof livenessRaw?.name === 'string' ? livenessRaw.name : name,
@@ -361,9 +245,11 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       'remove livenessWorkload to follow the rendered kind',
     );
   }
+  return livenessWorkload;
+}
 
-  // hardware
-  const hardware = obj(raw.hardware);
+function resolveHardware(raw: unknown, kind: ServiceKind, warn: ReportProblem) {
+  const hardware = obj(raw);
   const gpu = typeof hardware.gpu === 'string' ? (hardware.gpu as GpuClass) : undefined;
   if (gpu !== undefined && kind === 'vm') {
     warn(
@@ -372,10 +258,10 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       'hardware.gpu is ignored for kind vm (a VM receives devices through KubeVirt)',
     );
   }
+  return gpu !== undefined ? { gpu } : {};
+}
 
-  const update = obj(raw.update);
-  const acknowledge = availability.acknowledgeStorageMigration === true;
-
+function checkFileName(file: string, name: string, warn: ReportProblem): void {
   const base = file.split('/').pop() ?? file;
   if (base !== `${name}.yaml` && base !== `${name}.yml`) {
     warn(
@@ -384,29 +270,77 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
       `the file of service ${quote(name)} is conventionally ${name}.yaml`,
     );
   }
+}
 
-  contractWarnings(raw, { kind, storage, security, ports: sortedPorts }, platform, warn);
+function resolveUpdate(raw: unknown): ResolvedService['update'] {
+  const update = obj(raw);
+  return {
+    channel: update.channel === 'beta' || update.channel === 'pinned' ? update.channel : 'stable',
+    autoRollbackOnFailedHealth: update.autoRollbackOnFailedHealth !== false,
+  };
+}
 
-  const byLine = (a: LabelwiseError, b: LabelwiseError) =>
-    (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0);
+const byLine = (a: LabelwiseError, b: LabelwiseError) =>
+  (a.source.line ?? 0) - (b.source.line ?? 0) || (a.source.col ?? 0) - (b.source.col ?? 0);
+
+/**
+ * Resolves one schema-valid definition against the platform. Pure; returns every cross-field
+ * problem. `source.file` is the repository-relative path used in messages.
+ */
+export function resolveService(source: YamlSource, platform: Platform): ResolveResult {
+  const { errors, warnings, fail, warn } = problemsOf(source);
+  const raw = obj(source.value);
+  const name = String(raw.name);
+  checkName(name, platform, fail);
+  const kind = raw.kind === 'vm' ? 'vm' : 'container';
+  apiServerRules(raw, name, fail);
+  const importFrom = resolveImportFrom(obj(raw.source), kind, fail);
+  const security = resolveSecurity(raw.security, kind, fail);
+  const from = resolveSource(raw, kind, fail);
+  const availability = obj(raw.availability);
+  const replicas = resolveReplicas(availability, kind, platform, fail);
+  const storage = resolveStorage(raw.storage, kind, fail);
+  const observability = obj(raw.observability);
+  const metricsRaw =
+    observability.metricsEndpoint === undefined ? undefined : obj(observability.metricsEndpoint);
+  const routesRaw = list(raw.ingressRoutes);
+  const ports = resolvePorts(raw.ports, routesRaw, metricsRaw?.port, fail);
+  const routes = resolveRoutes(routesRaw, ports, platform, { fail, warn });
+  const routed = routesRaw.length > 0;
+  const auth = resolveAuth(raw.auth, { kind, routed, routes }, ports, platform, fail);
+  checkLanPorts(ports, { routes, upstream: auth.upstream }, platform, fail);
+  const { dependencies, namedDependencies } = resolveDependencies(raw.dependencies, name, fail);
+  const inClusterClients = resolveClients(raw.inClusterClients, name, fail);
+  const metricsEndpoint = resolveMetricsEndpoint(metricsRaw, ports, { routes, auth }, fail);
+  const rendered = workloadKindOf(kind, replicas);
+  const livenessWorkload = resolveLivenessWorkload(
+    observability.livenessWorkload,
+    name,
+    rendered,
+    fail,
+  );
+  const hardware = resolveHardware(raw.hardware, kind, warn);
+  checkFileName(source.file, name, warn);
+  contractWarnings(raw, { kind, storage, security, ports: ports.sorted }, platform, warn);
+
   errors.sort(byLine);
   warnings.sort(byLine);
   if (errors.length > 0) return { service: undefined, errors, warnings, namedDependencies: [] };
+  const { mode, apiRoutes, skipAuthRoutes, upstream } = auth;
   return {
     service: {
       name,
-      file,
+      file: source.file,
       kind,
-      ...(image !== undefined ? { image } : {}),
-      ...(vmTemplate !== undefined ? { vmTemplate } : {}),
+      ...from,
       importFrom,
-      vm,
+      vm: vmSizes(raw.vm),
       exposure: raw.exposure === 'public' ? 'public' : 'internal',
       egress: raw.egress === 'vpn' ? 'vpn' : 'internet',
       storage,
       dependencies,
-      inClusterClients: [...inClusterClients].sort(),
-      ports: sortedPorts,
+      inClusterClients,
+      ports: ports.sorted,
       auth: {
         mode,
         apiRoutes,
@@ -414,18 +348,17 @@ export function resolveService(source: YamlSource, platform: Platform): ResolveR
         ...(mode === 'forward-auth' && upstream !== undefined ? { upstream } : {}),
       },
       security,
-      update: {
-        channel:
-          update.channel === 'beta' || update.channel === 'pinned' ? update.channel : 'stable',
-        autoRollbackOnFailedHealth: update.autoRollbackOnFailedHealth !== false,
-      },
+      update: resolveUpdate(raw.update),
       observability: {
         metrics: observability.metrics !== false,
         ...(metricsEndpoint !== undefined ? { metricsEndpoint } : {}),
         livenessWorkload,
       },
-      availability: { replicas, acknowledgeStorageMigration: acknowledge },
-      hardware: gpu !== undefined ? { gpu } : {},
+      availability: {
+        replicas,
+        acknowledgeStorageMigration: availability.acknowledgeStorageMigration === true,
+      },
+      hardware,
       ingressRoutes: routes,
     },
     errors,

@@ -7,7 +7,7 @@
 import { quote } from '../../base/errors.js';
 
 export const WILDCARD_HINT =
-  'use a host one label under the base domain (<name>.<domain>); a host needing its own certificate is not supported yet';
+  'use a host one label under the base domain (<name>.<domain>), or give this route certificate: own (a cert-manager Certificate and a Gateway listener of its own)';
 
 /** Why the wildcard cannot serve `host` (already known to be under `domain`), or undefined. */
 export function wildcardProblem(host: string, domain: string): string | undefined {
