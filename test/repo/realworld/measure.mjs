@@ -10,7 +10,11 @@ import { join } from 'node:path';
 
 const here = import.meta.dirname;
 const bin = join(here, '..', '..', '..', 'bin', 'labelwise.js');
-const every = Number(process.argv[process.argv.indexOf('--every') + 1] || 1);
+const flag = (name) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const every = Number(flag('--every') ?? 1);
+// --only a,b measures those corpora alone.
+const only = flag('--only')?.split(',');
 const git = (cwd, ...args) =>
   execFileSync(
     'git',
@@ -29,6 +33,7 @@ const git = (cwd, ...args) =>
 for (const name of readdirSync(here, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
+  .filter((name) => only === undefined || only.includes(name))
   .sort()) {
   const expected = JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8'));
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-measure-'));
@@ -46,6 +51,8 @@ for (const name of readdirSync(here, { withFileTypes: true })
     const ms = [];
     const kb = [];
     const exits = {};
+    const failures = [];
+    let falseFlips = 0;
     for (let i = 1; i < shas.length; i += every) {
       const r = spawnSync(
         '/usr/bin/time',
@@ -68,6 +75,15 @@ for (const name of readdirSync(here, { withFileTypes: true })
       ms.push(secs * 1000);
       kb.push(maxKb);
       exits[r.status] = (exits[r.status] ?? 0) + 1;
+      const diff = r.status === 0 || r.status === 2 ? JSON.parse(r.stdout) : undefined;
+      if (diff === undefined)
+        failures.push(`${expected.commits[i].folder}: ${r.stdout.slice(0, 300)}`);
+      // A flip on a policy folder no byte of which changed is false by construction.
+      const policyChanged =
+        spawnSync('git', ['diff', '--quiet', shas[i - 1], shas[i], '--', 'policy'], {
+          cwd: dir,
+        }).status !== 0;
+      if (!policyChanged) falseFlips += diff?.policy?.changes?.length ?? 0;
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(
@@ -76,6 +92,8 @@ for (const name of readdirSync(here, { withFileTypes: true })
         commits: shas.length,
         diffs: ms.length,
         exits,
+        falseFlips,
+        ...(failures.length > 0 ? { failures } : {}),
         medianMs: Math.round(median(ms)),
         maxMs: Math.round(Math.max(...ms)),
         peakRssMiB: Math.round(Math.max(...kb) / 1024),
