@@ -10,6 +10,7 @@
  *   request is a defect);
  * - between two commits that docker-compose reads the same, no diagnostic is introduced or
  *   resolved;
+ * - a policy object is a duplicate only where the files applied together define it twice;
  * - no build or diff fails with an internal error.
  */
 import { test } from 'node:test';
@@ -38,6 +39,8 @@ interface Expected {
     readonly folder: string;
     readonly commit: string;
     readonly compose?: Readonly<Record<string, Facts>>;
+    /** The objects the applied policy set defines twice (`group/Kind ns/name`). */
+    readonly policy?: { readonly twice: readonly string[] };
   }[];
 }
 
@@ -147,6 +150,17 @@ for (const name of repositories)
         [],
         `${commit.folder}: errors on projects docker-compose accepts`,
       );
+      if (commit.policy !== undefined) {
+        // A duplicate is an object the files applied together (labelwise.yaml's policy part,
+        // as `kubectl apply -R -f` applies it) really define twice; alternatives the
+        // repository keeps beside them are not applied with them.
+        // Recorded as `group/Kind ns/name`; findings name `Kind ns/name`.
+        const twice = new Set(commit.policy.twice.map((id) => id.replace(/^[^/]*\//, '')));
+        const invented = (build?.report.diagnostics ?? []).filter(
+          (d) => d.code === 'POLICY_DUPLICATE_OBJECT' && !twice.has(d.object ?? ''),
+        );
+        assert.deepEqual(invented, [], `${commit.folder}: duplicates no applied set holds`);
+      }
     }
     // Every consecutive pair, compared as diff compares them.
     let flagged = 0;
