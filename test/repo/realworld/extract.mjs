@@ -94,6 +94,26 @@ function envStandIns(tree) {
   }
 }
 
+/** Repository paths a Compose file names in `include:` and `extends: {file}`. */
+function referencedFiles(path, text) {
+  let doc;
+  try {
+    doc = parse(text);
+  } catch {
+    return [];
+  }
+  if (doc === null || typeof doc !== 'object') return [];
+  const named = [];
+  for (const item of Array.isArray(doc.include) ? doc.include : [])
+    named.push(...[typeof item === 'string' ? item : (item?.path ?? [])].flat());
+  for (const svc of Object.values(doc.services ?? {}))
+    if (typeof svc?.extends?.file === 'string') named.push(svc.extends.file);
+  return named
+    .filter((f) => typeof f === 'string' && !f.includes('$') && !/^[a-z]+:|^\//.test(f))
+    .map((f) => posix.normalize(posix.join(posix.dirname(path), f)))
+    .filter((f) => !f.startsWith('../'));
+}
+
 const cache = new Map();
 
 /** docker-compose config in `folder` of `dir` with `args`: services and label keys, or its refusal. */
@@ -126,8 +146,9 @@ function composeFacts(tree) {
   }
   const out = {};
   for (const [folder, names] of [...folders].sort()) {
+    // The folder and what lies under it: an include or extends file in a subfolder too.
     const inFolder = Object.entries(tree)
-      .filter(([p]) => posix.dirname(p) === folder)
+      .filter(([p]) => folder === '.' || p.startsWith(`${folder}/`))
       .sort();
     const key = createHash('sha256')
       .update(JSON.stringify([folder, inFolder]))
@@ -140,7 +161,8 @@ function composeFacts(tree) {
           writeFileSync(join(dir, path), text);
         }
         for (const [path, text] of inFolder)
-          if (COMPOSE.test(posix.basename(path))) standIns(dir, folder, text);
+          if (posix.dirname(path) === folder && COMPOSE.test(posix.basename(path)))
+            standIns(dir, folder, text);
         const base = DEFAULTS.find((n) => names.includes(n));
         // With a default file, docker-compose reads it (and the override) with no -f; without
         // one, each file is a stack of its own.
@@ -231,20 +253,34 @@ for (const entry of corpus.repositories) {
       .split('\0')
       .filter(Boolean);
     const tree = {};
+    const blobs = new Map();
     for (const line of files) {
       const [meta, path] = line.split('\t');
       const [mode, type, blob] = meta.split(' ');
-      if (type !== 'blob' || mode === '120000') continue;
+      if (type === 'blob' && mode !== '120000') blobs.set(path, blob);
+    }
+    const take = (path) => {
+      const to = target(entry, path);
+      if (to === undefined) return undefined;
+      const text = git(gitDir, 'cat-file', 'blob', blobs.get(path));
+      if (text.length > 65536) return undefined;
+      tree[to] = text.toString('utf8');
+      return to;
+    };
+    const taken = [];
+    for (const path of blobs.keys()) {
       const name = posix.basename(path);
       const wanted =
         entry.kind === 'compose' ? COMPOSE.test(name) || name === '.env' : /\.ya?ml$/.test(name);
       if (!wanted && !(entry.extra ?? []).includes(path)) continue;
-      const to = target(entry, path);
-      if (to === undefined) continue;
-      const text = git(gitDir, 'cat-file', 'blob', blob);
-      if (text.length > 65536) continue;
-      tree[to] = text.toString('utf8');
+      if (take(path) !== undefined) taken.push(path);
     }
+    // The files a Compose file includes or extends from, whatever their names: without them
+    // the extract would hold an `include:` the repository does not break.
+    if (entry.kind === 'compose')
+      for (let k = 0; k < taken.length; k++)
+        for (const ref of referencedFiles(taken[k], tree[target(entry, taken[k])]))
+          if (blobs.has(ref) && !taken.includes(ref) && take(ref) !== undefined) taken.push(ref);
     if (entry.kind === 'compose') envStandIns(tree);
     const folder = `${String(i).padStart(2, '0')}-${commit.slice(0, 12)}`;
     for (const [path, text] of Object.entries(tree)) {

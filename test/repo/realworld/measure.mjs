@@ -4,7 +4,7 @@
 // --every N) diffed by the CLI in a child process under /usr/bin/time. Prints one JSON line per
 // repository. Not a test: figures vary with the machine.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -48,6 +48,11 @@ for (const name of readdirSync(here, { withFileTypes: true })
       git(dir, 'commit', '-q', '--allow-empty', '-m', c.commit);
       shas.push(git(dir, 'rev-parse', 'HEAD'));
     }
+    // The policy part as labelwise.yaml names it (the corpus writes only `parts.policy: X`).
+    const config = join(here, name, expected.commits[0].folder, 'labelwise.yaml');
+    const part = existsSync(config)
+      ? (/^\s+policy: (\S+)$/m.exec(readFileSync(config, 'utf8'))?.[1] ?? 'policy')
+      : 'policy';
     const ms = [];
     const kb = [];
     const exits = {};
@@ -75,12 +80,25 @@ for (const name of readdirSync(here, { withFileTypes: true })
       ms.push(secs * 1000);
       kb.push(maxKb);
       exits[r.status] = (exits[r.status] ?? 0) + 1;
-      const diff = r.status === 0 || r.status === 2 ? JSON.parse(r.stdout) : undefined;
-      if (diff === undefined)
-        failures.push(`${expected.commits[i].folder}: ${r.stdout.slice(0, 300)}`);
+      let diff;
+      try {
+        diff = JSON.parse(r.stdout);
+      } catch {
+        diff = undefined;
+      }
+      // Exit 1 is a change that introduces errors: which, and where.
+      if (r.status !== 0 && r.status !== 2)
+        failures.push(
+          `${expected.commits[i].folder}: exit ${r.status}: ${
+            (diff?.introduced ?? [])
+              .filter((d) => d.severity === 'error')
+              .map((d) => `${d.code} ${d.file}:${d.line}`)
+              .join(', ') || r.stdout.slice(0, 300)
+          }`,
+        );
       // A flip on a policy folder no byte of which changed is false by construction.
       const policyChanged =
-        spawnSync('git', ['diff', '--quiet', shas[i - 1], shas[i], '--', 'policy'], {
+        spawnSync('git', ['diff', '--quiet', shas[i - 1], shas[i], '--', part], {
           cwd: dir,
         }).status !== 0;
       if (!policyChanged) falseFlips += diff?.policy?.changes?.length ?? 0;
