@@ -102,6 +102,8 @@ for (const name of repositories)
     const builds: (BuildRun | undefined)[] = [];
     for (const commit of expected.commits) {
       const tree = join(CORPUS, name, commit.folder);
+      /** Files docker-compose 1.x read as the legacy format, which labelwise must warn about. */
+      const legacy: string[] = [];
       for (const [key, facts] of Object.entries(commit.compose ?? {})) {
         if (!('services' in facts)) continue;
         const folder = isDirectory(join(tree, key));
@@ -112,7 +114,10 @@ for (const name of repositories)
         const files = folder ? filesOf(key, tree) : [key];
         // The legacy format (services at the top, no `services:`) only docker-compose 1.x reads;
         // Compose v2, which labelwise follows, refuses it.
-        if (!files.some((f) => /^services:/m.test(readFileSync(join(tree, f), 'utf8')))) continue;
+        if (!files.some((f) => /^services:/m.test(readFileSync(join(tree, f), 'utf8')))) {
+          legacy.push(...files);
+          continue;
+        }
         // Service names and labels, as docker-compose config printed them (labels by key; the
         // values docker-compose interpolated with an empty environment).
         const mine = labelwiseFacts(tree, files);
@@ -149,6 +154,16 @@ for (const name of repositories)
         falseErrors,
         [],
         `${commit.folder}: errors on projects docker-compose accepts`,
+      );
+      const warned = new Set(
+        (build?.report.diagnostics ?? [])
+          .filter((d) => d.code === 'ANCHOR_COMPOSE_LEGACY_FORMAT')
+          .map((d) => d.file),
+      );
+      assert.deepEqual(
+        legacy.filter((f) => !warned.has(f)),
+        [],
+        `${commit.folder}: legacy-format files read with no warning`,
       );
       if (commit.policy !== undefined) {
         // A duplicate is an object the files applied together (labelwise.yaml's policy part,
