@@ -43,6 +43,13 @@ function target(entry, path) {
   return undefined;
 }
 
+/** A Compose document's services; in the legacy format (no `services:`, no `version:`), its top. */
+function servicesOf(doc) {
+  if (doc === null || typeof doc !== 'object') return {};
+  if (doc.services !== undefined || doc.version !== undefined) return doc.services ?? {};
+  return doc;
+}
+
 /**
  * Build contexts and env_file files a Compose file names but the corpus does not hold (they are
  * not Compose files): docker-compose refuses a missing one, so an empty one stands in for it.
@@ -55,7 +62,7 @@ function standIns(dir, folder, text) {
   } catch {
     return;
   }
-  for (const svc of Object.values(doc?.services ?? {})) {
+  for (const svc of Object.values(servicesOf(doc))) {
     if (svc === null || typeof svc !== 'object') continue;
     const context = typeof svc.build === 'string' ? svc.build : svc.build?.context;
     if (typeof context === 'string' && !context.includes('$') && !/^[a-z]+:\/\//.test(context))
@@ -82,7 +89,7 @@ function envStandIns(tree) {
     } catch {
       continue;
     }
-    for (const svc of Object.values(doc?.services ?? {})) {
+    for (const svc of Object.values(servicesOf(doc))) {
       if (svc === null || typeof svc !== 'object') continue;
       for (const e of [svc.env_file ?? []].flat()) {
         const f = typeof e === 'string' ? e : e?.path;
