@@ -46,6 +46,8 @@ export const ANCHOR_CHECK_CODES = {
   ANCHOR_COMPOSE_ENV_FILE: '`.env` or an `env_file:` file has a line that cannot be read',
   ANCHOR_SCOPE_MISLEADING:
     'an equality scope reads like another operator (`role!=ldap` is key `role!`) (warning)',
+  ANCHOR_COMPOSE_LEGACY_FORMAT:
+    'a Compose file in the legacy format (version 1: services at the top level, no `services:`), which no service is read from (warning)',
   ANCHOR_COMPOSE_UNSUPPORTED: 'a remote `include:` or `extends:` is not fetched',
   ANCHOR_COMPOSE_UNREADABLE: 'a Compose file named on the command line cannot be read (exit 3)',
   ANCHOR_INVALID_PROJECT_NAME:

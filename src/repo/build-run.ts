@@ -102,13 +102,20 @@ export async function runBuild(options: BuildOptions): Promise<BuildRun> {
     ...(options.rootName !== undefined ? { rootName: options.rootName } : {}),
     ...(config.composeProjects !== undefined ? { projects: config.composeProjects } : {}),
   };
-  const stages = plannedStages(parts, reader.root, reader, compose).filter((s) =>
+  const policy = {
+    ...config.policy,
+    ...(config.accept !== undefined ? { accept: config.accept } : {}),
+  };
+  const stages = plannedStages(parts, reader.root, reader, compose, policy).filter((s) =>
     isSelected(s.module, selection),
   );
   if (stages.length === 0 && configProblems.length === 0) throw nothingToBuild(options, reader);
   // Walk every input folder once through the reader, so links leaving the repository and
   // special files are reported whatever a module's own loader does with them.
-  for (const stage of stages) reader.list(relativeTo(reader, stage.dir));
+  // (A policy part that is one file is read by its stage alone.)
+  for (const stage of stages)
+    if (reader.kind(relativeTo(reader, stage.dir)) === 'dir')
+      reader.list(relativeTo(reader, stage.dir));
   const runs: StageRun[] = [];
   for (const [index, stage] of stages.entries()) {
     options.onStage?.(index, stages.length, stage.module, relativeTo(reader, stage.dir));

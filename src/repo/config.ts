@@ -10,6 +10,10 @@
  *   policy: k8s/linkerd
  *   compose: docker
  * skip: [anchor]
+ * policy:               # see config-policy.ts
+ *   namespace: booksapp
+ * accept:
+ *   - {code: POLICY_AUTHZ_BROADER_THAN_ROUTES, reason: namespace-wide on purpose}
  * compose:
  *   projects:            # what `docker compose -f … -f …` is run with; replaces discovery
  *     - files: [docker-compose.yml, docker-compose.prod.yml]
@@ -18,8 +22,10 @@
  * ```
  */
 import { formatYamlPath, parseYamlDocument } from '../base/index.js';
-import type { Diagnostic, ModuleName, RepoReader } from '../base/index.js';
+import type { AcceptRule, Diagnostic, ModuleName, RepoReader } from '../base/index.js';
 import type { ListedProject } from '../anchor/index.js';
+import { acceptRules, policyConfig } from './config-policy.js';
+import type { PolicyConfig } from './config-policy.js';
 
 export const CONFIG_FILE = 'labelwise.yaml';
 
@@ -39,6 +45,10 @@ export interface RepoConfig {
   readonly skip: readonly ModuleName[];
   /** Compose projects listed under `compose.projects`. */
   readonly composeProjects?: readonly ListedProject[];
+  /** `policy:`: what the policy stage is run with (see config-policy.ts). */
+  readonly policy?: PolicyConfig;
+  /** `accept:`: findings the repository marks intended (see base/accepted.ts). */
+  readonly accept?: readonly AcceptRule[];
 }
 
 type Problem = (path: (string | number)[], message: string) => void;
@@ -88,11 +98,31 @@ function composeProjects(entry: unknown, problem: Problem): ListedProject[] | un
   return listed.every((p) => p !== undefined) ? (listed as ListedProject[]) : undefined;
 }
 
+const TOP_KEYS = 'parts, only, skip, compose, policy or accept';
+
 export const PART_KEYS = ['fleet', 'catalog', 'apps', 'policy', 'compose'] as const;
 
 /** A repository-relative path that stays inside the repository: no `..`, not absolute. */
 function isPlainRelative(path: string): boolean {
   return path !== '' && !path.startsWith('/') && !path.split('/').some((s) => s === '..');
+}
+
+/** `parts:` into `out`: part name → folder, each checked. */
+function readParts(entry: unknown, problem: Problem, out: Record<string, string>): void {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    problem(['parts'], '`parts` must map part names to directories');
+    return;
+  }
+  for (const [part, path] of Object.entries(entry as Record<string, unknown>)) {
+    if (!(PART_KEYS as readonly string[]).includes(part))
+      problem(
+        ['parts', part],
+        `unknown part ${JSON.stringify(part)}; expected one of ${PART_KEYS.join(', ')}`,
+      );
+    else if (typeof path !== 'string' || !isPlainRelative(path))
+      problem(['parts', part], 'a part is a directory inside the repository, relative to its root');
+    else out[part] = path.replace(/\/+$/, '');
+  }
 }
 
 /** Parses a module list (`fleet,policy`) as given to `--only`/`--skip`; unknown names are errors. */
@@ -121,6 +151,8 @@ export function readRepoConfig(reader: RepoReader): {
     only?: ModuleName[];
     skip: ModuleName[];
     composeProjects?: ListedProject[];
+    policy?: PolicyConfig;
+    accept?: AcceptRule[];
   } = {
     parts: {},
     skip: [],
@@ -147,29 +179,12 @@ export function readRepoConfig(reader: RepoReader): {
   };
   const value = document.value;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problem([], 'labelwise.yaml must be a mapping with `parts`, `only`, `skip` or `compose`');
+    problem([], `labelwise.yaml must be a mapping with ${TOP_KEYS}`);
     return { config, diagnostics };
   }
   for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-    if (key === 'parts') {
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-        problem(['parts'], '`parts` must map part names to directories');
-        continue;
-      }
-      for (const [part, path] of Object.entries(entry as Record<string, unknown>)) {
-        if (!(PART_KEYS as readonly string[]).includes(part))
-          problem(
-            ['parts', part],
-            `unknown part ${JSON.stringify(part)}; expected one of ${PART_KEYS.join(', ')}`,
-          );
-        else if (typeof path !== 'string' || !isPlainRelative(path))
-          problem(
-            ['parts', part],
-            'a part is a directory inside the repository, relative to its root',
-          );
-        else config.parts[part] = path.replace(/\/+$/, '');
-      }
-    } else if (key === 'only' || key === 'skip') {
+    if (key === 'parts') readParts(entry, problem, config.parts);
+    else if (key === 'only' || key === 'skip') {
       const list = Array.isArray(entry) ? entry.join(',') : String(entry);
       const parsed = parseModuleList(list, key);
       if (Array.isArray(parsed)) config[key] = parsed;
@@ -177,8 +192,11 @@ export function readRepoConfig(reader: RepoReader): {
     } else if (key === 'compose') {
       const listed = composeProjects(entry, problem);
       if (listed !== undefined) config.composeProjects = listed;
-    } else
-      problem([key], `unknown key ${JSON.stringify(key)}; expected parts, only, skip or compose`);
+    } else if (key === 'policy') {
+      const policy = policyConfig(entry, problem);
+      if (policy !== undefined) config.policy = policy;
+    } else if (key === 'accept') config.accept = acceptRules(entry, problem);
+    else problem([key], `unknown key ${JSON.stringify(key)}; expected ${TOP_KEYS}`);
   }
   return { config, diagnostics };
 }

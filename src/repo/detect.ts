@@ -44,7 +44,15 @@ export function detectParts(
     const apps = dirAt(paths.apps ?? 'apps');
     parts.catalog = apps === undefined ? { dir: catalog } : { dir: catalog, apps };
   }
-  parts.policy = dirAt(paths.policy ?? 'policy');
+  // A named YAML file is a policy part too: `kubectl apply -f booksapp.yml` applies that file,
+  // not the alternatives beside it.
+  const policyFile =
+    paths.policy !== undefined &&
+    /\.ya?ml$/.test(paths.policy) &&
+    reader.kind(paths.policy) === 'file'
+      ? join(reader.root, paths.policy)
+      : undefined;
+  parts.policy = dirAt(paths.policy ?? 'policy') ?? policyFile;
   parts.compose = dirAt(paths.compose ?? 'compose');
   if (parts.compose === undefined && paths.compose === undefined) {
     const top = reader.list('', { recursive: false });

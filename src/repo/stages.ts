@@ -6,6 +6,7 @@ import { LabelwiseError } from '../base/errors.js';
 import { diagnosticFromError } from '../base/index.js';
 import type { ModuleName, RepoReader, StageResult } from '../base/index.js';
 import type { ListedProject } from '../anchor/index.js';
+import type { PolicyStageOptions } from '../policy/index.js';
 import type { RepoParts } from './detect.js';
 
 export interface StageRun {
@@ -28,12 +29,19 @@ export interface ComposeOptions {
   readonly projects?: readonly ListedProject[];
 }
 
+/** What the policy stage takes from `labelwise.yaml`: see `PolicyStageOptions`. */
+export type PolicyOptions = Pick<
+  PolicyStageOptions,
+  'namespace' | 'folderNamespaces' | 'settings' | 'accept'
+>;
+
 /** The stages to run for the parts present, in a fixed order. */
 export function plannedStages(
   parts: RepoParts,
   root: string,
   reader: RepoReader,
   compose: ComposeOptions = {},
+  policy: PolicyOptions = {},
 ): StageSpec[] {
   const stages: StageSpec[] = [];
   // Every stage gets the one repository reader (it never leaves the repository and never reads
@@ -64,7 +72,8 @@ export function plannedStages(
     stages.push({
       module: 'policy',
       dir,
-      run: async () => (await import('../policy/index.js')).buildPolicyStage(dir, shared),
+      run: async () =>
+        (await import('../policy/index.js')).buildPolicyStage(dir, { ...shared, ...policy }),
     });
   }
   if (parts.compose !== undefined) {

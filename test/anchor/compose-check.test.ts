@@ -343,3 +343,25 @@ test('a scope that reads like another operator is warned about and printed quote
     ],
   );
 });
+
+test('a legacy (version 1) Compose file is warned at its first service, not passed over', () => {
+  // docker-compose 1.x reads this as two services; Compose v2 refuses it ("Additional property
+  // web is not allowed"), and labelwise, which follows v2, reads no service from it.
+  const legacy =
+    '# v1\nx-note: {a: 1}\nweb:\n  image: nginx\n  labels: {anchord.expose: tcp/80}\ndb:\n  image: postgres\n';
+  const report = check({ 'docker-compose.yml': legacy });
+  assert.deepEqual(
+    report.warnings.map((d) => `${d.code} ${d.file}:${d.line}`),
+    ['ANCHOR_COMPOSE_LEGACY_FORMAT docker-compose.yml:3'],
+  );
+  assert.match(
+    report.warnings[0]?.message ?? '',
+    /"web" is a service in the legacy Compose format/,
+  );
+  assert.deepEqual(report.errors, []);
+  // A fragment holding only top-level sections (an override with volumes) is not legacy.
+  const fragment = check({ 'compose.yaml': 'volumes:\n  data: {}\nnetworks:\n  edge: {}\n' });
+  assert.deepEqual(fragment.warnings, []);
+  const current = check({ 'compose.yaml': 'services:\n  web:\n    image: nginx\n' });
+  assert.deepEqual(current.warnings, []);
+});

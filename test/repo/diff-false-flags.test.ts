@@ -4,6 +4,7 @@
  * `docker compose` does not read as one project are not merged into one.
  */
 import { test } from 'node:test';
+import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RepoDiff } from '../../src/repo/index.js';
 import { skipWithout } from '../support/capabilities.js';
@@ -79,16 +80,27 @@ spec:
 `,
 };
 
+/** Runs `body` in a new git repository, or skips the test where git cannot run. */
+async function inGitRepo(
+  t: TestContext,
+  name: string,
+  body: (dir: string) => Promise<void>,
+): Promise<void> {
+  if (skipWithout(t, 'git')) return;
+  await withTempDir(name, async (dir) => {
+    initRepo(dir);
+    await body(dir);
+  });
+}
+
 async function diffJson(dir: string, from: string, to: string): Promise<RepoDiff> {
   const result = await labelwise(dir, 'diff', '.', '--from', from, '--to', to, '--json');
   assert.notEqual(result.code, 70, result.err);
   return JSON.parse(result.out) as RepoDiff;
 }
 
-test('a policy for workload b flips no cell of workload a (one client universe)', async (t) => {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir('flips', async (dir) => {
-    initRepo(dir);
+test('a policy for workload b flips no cell of workload a (one client universe)', (t) =>
+  inGitRepo(t, 'flips', async (dir) => {
     const before = commitTree(dir, POLICY_A, 'a');
     const after = commitTree(dir, { ...POLICY_A, ...POLICY_B }, 'b and its route');
     const diff = await diffJson(dir, before, after);
@@ -103,13 +115,10 @@ test('a policy for workload b flips no cell of workload a (one client universe)'
       diff.policy.causes.reduce((n, c) => n + c.cells, 0),
       diff.policy.changes.length,
     );
-  });
-});
+  }));
 
-test('flips of one authorization are one cause', async (t) => {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir('causes', async (dir) => {
-    initRepo(dir);
+test('flips of one authorization are one cause', (t) =>
+  inGitRepo(t, 'causes', async (dir) => {
     const both = { ...POLICY_A, ...POLICY_B };
     const before = commitTree(dir, both, 'a and b');
     // Widen the ingress authentication to the whole emissary namespace.
@@ -129,8 +138,7 @@ test('flips of one authorization are one cause', async (t) => {
     );
     assert.match(diff.policy.causes[0]?.cause ?? '', /b-api-from-ingress/);
     assert.ok(diff.policy.changes.every((c) => c.target.startsWith('shop/b-http:8080/b-api')));
-  });
-});
+  }));
 
 const STACK = `services:
   anchor:
@@ -144,10 +152,8 @@ const STACK = `services:
       app: web
 `;
 
-test('an unnamed Compose project is named after the repository on both sides', async (t) => {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir('naming', async (dir) => {
-    initRepo(dir);
+test('an unnamed Compose project is named after the repository on both sides', (t) =>
+  inGitRepo(t, 'naming', async (dir) => {
     const before = commitTree(dir, { 'compose.yaml': STACK }, 'stack');
     // Lines move; the findings do not change.
     const after = commitTree(dir, { 'compose.yaml': `# the web stack\n\n${STACK}` }, 'comment');
@@ -157,13 +163,10 @@ test('an unnamed Compose project is named after the repository on both sides', a
     const built = await labelwise(dir, 'build', '.', '--json');
     const fromWorktree = await diffJson(dir, before, 'worktree');
     assert.deepEqual(fromWorktree.introduced, [], built.out);
-  });
-});
+  }));
 
-test('with no change, the Markdown says what was checked: 3 Compose projects, no anchors', async (t) => {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir('checked', async (dir) => {
-    initRepo(dir);
+test('with no change, the Markdown says what was checked: 3 Compose projects, no anchors', (t) =>
+  inGitRepo(t, 'checked', async (dir) => {
     const stacks = {
       'compose/media/compose.yaml': 'services:\n  jellyfin: { image: jellyfin/jellyfin:10 }\n',
       'compose/dns/docker-compose.yml': 'services:\n  pihole: { image: pihole/pihole:2024.07.0 }\n',
@@ -191,5 +194,4 @@ test('with no change, the Markdown says what was checked: 3 Compose projects, no
     assert.match(result.out, /not read: ` ?compose\/dns\/docker-compose\.test\.yml ?`/);
     const text = await labelwise(dir, 'diff', '.', '--from', before, '--to', after);
     assert.match(text.out, /Checked: 3 Compose projects, no anchors\./);
-  });
-});
+  }));

@@ -10,6 +10,7 @@
  *   request is a defect);
  * - between two commits that docker-compose reads the same, no diagnostic is introduced or
  *   resolved;
+ * - a policy object is a duplicate only where the files applied together define it twice;
  * - no build or diff fails with an internal error.
  */
 import { test } from 'node:test';
@@ -38,6 +39,8 @@ interface Expected {
     readonly folder: string;
     readonly commit: string;
     readonly compose?: Readonly<Record<string, Facts>>;
+    /** The objects the applied policy set defines twice (`group/Kind ns/name`). */
+    readonly policy?: { readonly twice: readonly string[] };
   }[];
 }
 
@@ -99,6 +102,8 @@ for (const name of repositories)
     const builds: (BuildRun | undefined)[] = [];
     for (const commit of expected.commits) {
       const tree = join(CORPUS, name, commit.folder);
+      /** Files docker-compose 1.x read as the legacy format, which labelwise must warn about. */
+      const legacy: string[] = [];
       for (const [key, facts] of Object.entries(commit.compose ?? {})) {
         if (!('services' in facts)) continue;
         const folder = isDirectory(join(tree, key));
@@ -109,7 +114,10 @@ for (const name of repositories)
         const files = folder ? filesOf(key, tree) : [key];
         // The legacy format (services at the top, no `services:`) only docker-compose 1.x reads;
         // Compose v2, which labelwise follows, refuses it.
-        if (!files.some((f) => /^services:/m.test(readFileSync(join(tree, f), 'utf8')))) continue;
+        if (!files.some((f) => /^services:/m.test(readFileSync(join(tree, f), 'utf8')))) {
+          legacy.push(...files);
+          continue;
+        }
         // Service names and labels, as docker-compose config printed them (labels by key; the
         // values docker-compose interpolated with an empty environment).
         const mine = labelwiseFacts(tree, files);
@@ -147,6 +155,27 @@ for (const name of repositories)
         [],
         `${commit.folder}: errors on projects docker-compose accepts`,
       );
+      const warned = new Set(
+        (build?.report.diagnostics ?? [])
+          .filter((d) => d.code === 'ANCHOR_COMPOSE_LEGACY_FORMAT')
+          .map((d) => d.file),
+      );
+      assert.deepEqual(
+        legacy.filter((f) => !warned.has(f)),
+        [],
+        `${commit.folder}: legacy-format files read with no warning`,
+      );
+      if (commit.policy !== undefined) {
+        // A duplicate is an object the files applied together (labelwise.yaml's policy part,
+        // as `kubectl apply -R -f` applies it) really define twice; alternatives the
+        // repository keeps beside them are not applied with them.
+        // Recorded as `group/Kind ns/name`; findings name `Kind ns/name`.
+        const twice = new Set(commit.policy.twice.map((id) => id.replace(/^[^/]*\//, '')));
+        const invented = (build?.report.diagnostics ?? []).filter(
+          (d) => d.code === 'POLICY_DUPLICATE_OBJECT' && !twice.has(d.object ?? ''),
+        );
+        assert.deepEqual(invented, [], `${commit.folder}: duplicates no applied set holds`);
+      }
     }
     // Every consecutive pair, compared as diff compares them.
     let flagged = 0;

@@ -87,10 +87,43 @@ export function readTrees(path: string, context: Omit<LoadContext, 'others'>): P
       );
       continue;
     }
+    warnLegacyFormat(built.tree, context.report);
     const resets = takeResets(built.tree);
     out.push({ file: path, tree: built.tree, resets });
   }
   return out;
+}
+
+/** The top-level keys of the Compose Specification; `x-` keys are extensions. */
+const TOP_LEVEL = new Set([
+  'version',
+  'name',
+  'include',
+  'services',
+  'networks',
+  'volumes',
+  'secrets',
+  'configs',
+  'models',
+]);
+
+/**
+ * A file in the legacy format (docker-compose 1.x's version 1: services written at the top
+ * level, no `services:` key) holds services Compose v2 refuses and labelwise never reads: one
+ * warning at the first such key, so the file is not passed over in silence.
+ */
+function warnLegacyFormat(tree: MapNode, report: LoadContext['report']): void {
+  if (tree.entries.has('services')) return;
+  for (const [key, entry] of tree.entries) {
+    if (TOP_LEVEL.has(key) || key.startsWith('x-') || entry.value.kind !== 'map') continue;
+    report(
+      'warning',
+      'ANCHOR_COMPOSE_LEGACY_FORMAT',
+      `${JSON.stringify(key)} is a service in the legacy Compose format (version 1, no \`services:\` key), which Compose v2 refuses; no service of this file is read`,
+      entry.key,
+    );
+    return;
+  }
 }
 
 function lineStarts(text: string): number[] {

@@ -4,13 +4,17 @@
 // --every N) diffed by the CLI in a child process under /usr/bin/time. Prints one JSON line per
 // repository. Not a test: figures vary with the machine.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const here = import.meta.dirname;
 const bin = join(here, '..', '..', '..', 'bin', 'labelwise.js');
-const every = Number(process.argv[process.argv.indexOf('--every') + 1] || 1);
+const flag = (name) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const every = Number(flag('--every') ?? 1);
+// --only a,b measures those corpora alone.
+const only = flag('--only')?.split(',');
 const git = (cwd, ...args) =>
   execFileSync(
     'git',
@@ -29,6 +33,7 @@ const git = (cwd, ...args) =>
 for (const name of readdirSync(here, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
+  .filter((name) => only === undefined || only.includes(name))
   .sort()) {
   const expected = JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8'));
   const dir = mkdtempSync(join(tmpdir(), 'labelwise-measure-'));
@@ -43,9 +48,16 @@ for (const name of readdirSync(here, { withFileTypes: true })
       git(dir, 'commit', '-q', '--allow-empty', '-m', c.commit);
       shas.push(git(dir, 'rev-parse', 'HEAD'));
     }
+    // The policy part as labelwise.yaml names it (the corpus writes only `parts.policy: X`).
+    const config = join(here, name, expected.commits[0].folder, 'labelwise.yaml');
+    const part = existsSync(config)
+      ? (/^\s+policy: (\S+)$/m.exec(readFileSync(config, 'utf8'))?.[1] ?? 'policy')
+      : 'policy';
     const ms = [];
     const kb = [];
     const exits = {};
+    const failures = [];
+    let falseFlips = 0;
     for (let i = 1; i < shas.length; i += every) {
       const r = spawnSync(
         '/usr/bin/time',
@@ -68,6 +80,28 @@ for (const name of readdirSync(here, { withFileTypes: true })
       ms.push(secs * 1000);
       kb.push(maxKb);
       exits[r.status] = (exits[r.status] ?? 0) + 1;
+      let diff;
+      try {
+        diff = JSON.parse(r.stdout);
+      } catch {
+        diff = undefined;
+      }
+      // Exit 1 is a change that introduces errors: which, and where.
+      if (r.status !== 0 && r.status !== 2)
+        failures.push(
+          `${expected.commits[i].folder}: exit ${r.status}: ${
+            (diff?.introduced ?? [])
+              .filter((d) => d.severity === 'error')
+              .map((d) => `${d.code} ${d.file}:${d.line}`)
+              .join(', ') || r.stdout.slice(0, 300)
+          }`,
+        );
+      // A flip on a policy folder no byte of which changed is false by construction.
+      const policyChanged =
+        spawnSync('git', ['diff', '--quiet', shas[i - 1], shas[i], '--', part], {
+          cwd: dir,
+        }).status !== 0;
+      if (!policyChanged) falseFlips += diff?.policy?.changes?.length ?? 0;
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(
@@ -76,6 +110,8 @@ for (const name of readdirSync(here, { withFileTypes: true })
         commits: shas.length,
         diffs: ms.length,
         exits,
+        falseFlips,
+        ...(failures.length > 0 ? { failures } : {}),
         medianMs: Math.round(median(ms)),
         maxMs: Math.round(Math.max(...ms)),
         peakRssMiB: Math.round(Math.max(...kb) / 1024),
