@@ -194,7 +194,9 @@ function number(text: string | undefined, fallback: number, key: string): Parsed
   if (text === undefined) return { value: fallback };
   const t = text.trim();
   const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? Number(t) : NaN;
-  return Number.isNaN(n) ? { error: `invalid ${key} value: ${JSON.stringify(text)}` } : { value: n };
+  return Number.isNaN(n)
+    ? { error: `invalid ${key} value: ${JSON.stringify(text)}` }
+    : { value: n };
 }
 
 function consecutiveParams(a: Annotations): Parsed<{ maxFailures: number; backoff: Backoff }> {
@@ -286,7 +288,10 @@ export function parentConfig(a: Annotations, accrual: boolean): OutboundConfig {
  * The outbound config of a route with a Service or EgressNetwork parent. Linkerd's admission
  * refuses such a route when its retry or timeout annotations do not parse: the error is returned.
  */
-export function routeConfig(a: Annotations, kind: 'HTTPRoute' | 'GRPCRoute'): Parsed<OutboundConfig> {
+export function routeConfig(
+  a: Annotations,
+  kind: 'HTTPRoute' | 'GRPCRoute',
+): Parsed<OutboundConfig> {
   const timeouts = parseTimeouts(a);
   if ('error' in timeouts) return timeouts;
   if (kind === 'HTTPRoute') {

@@ -187,7 +187,8 @@ function readBackend(ctx: ReadContext, meta: ObjectMeta, base: Path): OutboundBa
       message: `unsupported backend type ${group ?? 'core'} ${kind}`,
     };
   const filters = backendFilters(ctx, [...base, 'filters']);
-  if (typeof filters === 'string') return { ...common, kind: 'invalid', filters: [], message: filters };
+  if (typeof filters === 'string')
+    return { ...common, kind: 'invalid', filters: [], message: filters };
   if (backendKind === 'Service' && port === undefined)
     return {
       ...common,
@@ -235,7 +236,9 @@ export function readOutboundHttpRoute(
         )
       : [];
     const request = written ? ctx.string([...base, 'timeouts', 'request']) : undefined;
-    const backendRequest = written ? ctx.string([...base, 'timeouts', 'backendRequest']) : undefined;
+    const backendRequest = written
+      ? ctx.string([...base, 'timeouts', 'backendRequest'])
+      : undefined;
     return {
       matches: rule.matches,
       filters: rule.filters,

@@ -2,7 +2,13 @@
  * The outbound resource model (docs/policy.md, "Outbound"): what a client's proxy is told about
  * a Service or an EgressNetwork it talks to. Plain, validated data; durations are milliseconds.
  */
-import type { Location, NetworkSpec, ObjectMeta, RouteFilter, RouteMatchSpec } from '../object-types.js';
+import type {
+  Location,
+  NetworkSpec,
+  ObjectMeta,
+  RouteFilter,
+  RouteMatchSpec,
+} from '../object-types.js';
 
 /** `timeout.linkerd.io/*` (and a rule's `timeouts.request`), in milliseconds. */
 export interface OutboundTimeouts {
