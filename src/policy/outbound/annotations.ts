@@ -264,7 +264,7 @@ export function parseAccrual(a: Annotations): Parsed<FailureAccrual | undefined>
  * The outbound config of a Service or EgressNetwork. Each annotation Linkerd cannot parse falls
  * back to its default (the index logs it and carries on), and is listed in `ignored`.
  */
-export function parentConfig(a: Annotations, accrual: boolean): OutboundConfig {
+export function parentConfig(a: Annotations): OutboundConfig {
   const ignored: { annotation: string; reason: string }[] = [];
   const pick = <T>(parsed: Parsed<T>, annotation: string, fallback: T): T => {
     if ('value' in parsed) return parsed.value;
@@ -274,7 +274,7 @@ export function parentConfig(a: Annotations, accrual: boolean): OutboundConfig {
   const timeouts = pick(parseTimeouts(a), 'timeout.linkerd.io/*', {});
   const httpRetry = pick(parseHttpRetry(a), 'retry.linkerd.io/http', undefined);
   const grpcRetry = pick(parseGrpcRetry(a), 'retry.linkerd.io/grpc', undefined);
-  const failureAccrual = accrual ? pick(parseAccrual(a), ACCRUAL, undefined) : undefined;
+  const failureAccrual = pick(parseAccrual(a), ACCRUAL, undefined);
   return {
     timeouts,
     ...(httpRetry === undefined ? {} : { httpRetry }),

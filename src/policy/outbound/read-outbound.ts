@@ -67,7 +67,7 @@ export function readService(ctx: ReadContext, meta: ObjectMeta): Service {
     ports,
     clusterIPs,
     opaquePorts: opaquePorts(meta.annotations['config.linkerd.io/opaque-ports']),
-    config: parentConfig(meta.annotations, true),
+    config: parentConfig(meta.annotations),
   };
 }
 
@@ -114,8 +114,7 @@ export function readEgressNetwork(ctx: ReadContext, meta: ObjectMeta): EgressNet
     meta,
     trafficPolicy: policy,
     ...(written === undefined ? {} : { networks }),
-    // The EgressNetwork's default backend forwards without a balancer: no failure accrual.
-    config: parentConfig(meta.annotations, false),
+    config: parentConfig(meta.annotations),
   };
 }
 
