@@ -13,7 +13,7 @@
  * 4. The rule's backends with their shares of the weight; a rule without backendRefs sends to
  *    the parent itself. A backend Linkerd cannot resolve answers 500 for its share.
  * 5. Timeouts and retries: the rule's own (route annotations, then `timeouts.request`), else
- *    the parent's annotations. Circuit breaking: the Service's failure accrual.
+ *    the parent's annotations. Circuit breaking: the parent's failure accrual.
  */
 import { LabelwiseError } from '../../base/index.js';
 import { parseAddress } from '../networks.js';
@@ -311,10 +311,10 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
     stream || picked.notFound
       ? null
       : retryOf(target, picked.route, served.kind === 'GRPCRoute', note);
-  const accrual = resolved.kind === 'Service' ? resolved.service.config.accrual : undefined;
+  const accrual = target.config.accrual;
   if (accrual !== undefined)
     note?.(
-      `circuit breaking: ${accrual.mode} failure accrual on Service ${resolved.parent.namespace}/${resolved.parent.name} (after ${accrual.maxFailures} consecutive failures an endpoint is ejected for ${formatDuration(accrual.backoff.minPenalty)} to ${formatDuration(accrual.backoff.maxPenalty)}, jitter ${accrual.backoff.jitter})`,
+      `circuit breaking: ${accrual.mode} failure accrual on ${target.kind} ${resolved.parent.namespace}/${resolved.parent.name} (after ${accrual.maxFailures} consecutive failures an endpoint is ejected for ${formatDuration(accrual.backoff.minPenalty)} to ${formatDuration(accrual.backoff.maxPenalty)}, jitter ${accrual.backoff.jitter})`,
     );
   const { decision, status } = decisionOf(picked, backends, note);
   return {
