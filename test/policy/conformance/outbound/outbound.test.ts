@@ -26,6 +26,13 @@ import {
   parseTimeouts,
 } from '../../../../src/policy/outbound/annotations.js';
 
+const CLUSTER_NETWORKS = [
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  'fd00::/8',
+];
 const DIR = fileURLToPath(new URL('.', import.meta.url));
 
 interface Upstream {
@@ -60,6 +67,8 @@ interface Case {
   prelude?: boolean;
   /** `admitted` (default) or the error codes, in order. */
   admission?: 'admitted' | string[];
+  /** The cluster networks (default: Linkerd's). The index's unit tests resolve any address. */
+  clusterNetworks?: string[];
   routes?: RouteCase[];
 }
 
@@ -81,11 +90,15 @@ const PARSERS: Record<ParseCase['parser'], (input: never) => unknown> = {
 function subset(actual: unknown, expected: unknown): unknown {
   if (Array.isArray(expected) && Array.isArray(actual))
     return expected.map((e, i) => subset(actual[i], e));
-  if (expected === null || typeof expected !== 'object') return actual === undefined ? null : actual;
+  if (expected === null || typeof expected !== 'object')
+    return actual === undefined ? null : actual;
   if (actual === null || typeof actual !== 'object') return actual ?? null;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(expected))
-    out[key] = subset((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]);
+    out[key] = subset(
+      (actual as Record<string, unknown>)[key],
+      (expected as Record<string, unknown>)[key],
+    );
   return out;
 }
 
@@ -93,8 +106,14 @@ function checkParse(p: ParseCase): void {
   const result = PARSERS[p.parser](p.input as never) as { value?: unknown; error?: string };
   const want = p.expect as { error?: string } | null;
   if (want !== null && typeof want === 'object' && 'error' in want) {
-    assert.ok(result.error !== undefined, `${JSON.stringify(p.input)}: expected an error, got ${JSON.stringify(result)}`);
-    assert.ok(result.error.includes(want.error ?? ''), `error ${JSON.stringify(result.error)} lacks ${JSON.stringify(want.error)}`);
+    assert.ok(
+      result.error !== undefined,
+      `${JSON.stringify(p.input)}: expected an error, got ${JSON.stringify(result)}`,
+    );
+    assert.ok(
+      result.error.includes(want.error ?? ''),
+      `error ${JSON.stringify(result.error)} lacks ${JSON.stringify(want.error)}`,
+    );
     return;
   }
   assert.equal(result.error, undefined, `${JSON.stringify(p.input)}: ${result.error ?? ''}`);
@@ -102,7 +121,8 @@ function checkParse(p: ParseCase): void {
 }
 
 function checkRoutes(file: CaseFile, c: Case): void {
-  const text = c.prelude === false ? (c.objects ?? '') : `${file.prelude ?? ''}\n---\n${c.objects ?? ''}`;
+  const text =
+    c.prelude === false ? (c.objects ?? '') : `${file.prelude ?? ''}\n---\n${c.objects ?? ''}`;
   const parsed = parseYamlDocs(text, 'case.yaml');
   const read = readResources(parsed.docs);
   const errors = [...parsed.problems, ...read.problems]
@@ -126,9 +146,7 @@ function checkRoutes(file: CaseFile, c: Case): void {
         headers: r.headers ?? [],
         ...(host === undefined ? {} : { host }),
       }),
-      settings: {
-        clusterNetworks: ['10.0.0.0/8', '100.64.0.0/10', '172.16.0.0/12', '192.168.0.0/16', 'fd00::/8'],
-      },
+      settings: { clusterNetworks: c.clusterNetworks ?? CLUSTER_NETWORKS },
     });
     assert.deepEqual(
       subset(decision, r.expect),
@@ -139,7 +157,9 @@ function checkRoutes(file: CaseFile, c: Case): void {
 }
 
 const counts = new Map<string, number>();
-for (const name of readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+for (const name of readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()) {
   const file = parse(readFileSync(join(DIR, name), 'utf8')) as CaseFile;
   describe(`Linkerd outbound conformance: ${file.area} (${name})`, () => {
     for (const c of file.cases) {
@@ -147,7 +167,10 @@ for (const name of readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort()) {
       counts.set(key, (counts.get(key) ?? 0) + 1);
       it(`${c.name} — ${c.upstream.repo} ${c.upstream.file} ${c.upstream.test}`, () => {
         assert.match(c.upstream.file, /\.rs$/, 'every case names its upstream file');
-        assert.ok((c.parse?.length ?? 0) + (c.routes?.length ?? 0) > 0, 'a case must check something');
+        assert.ok(
+          (c.parse?.length ?? 0) + (c.routes?.length ?? 0) > 0,
+          'a case must check something',
+        );
         for (const p of c.parse ?? []) checkParse(p);
         if (c.objects !== undefined || c.routes !== undefined) checkRoutes(file, c);
       });
@@ -159,6 +182,9 @@ describe('Linkerd outbound conformance suite', () => {
   it('holds cases from the controller, policy-test and the proxy', () => {
     const files = [...counts.keys()];
     for (const part of ['outbound/index', 'policy-test/tests/outbound_api', 'linkerd/http/route'])
-      assert.ok(files.some((f) => f.includes(part)), `no case from ${part}: ${files.join(', ')}`);
+      assert.ok(
+        files.some((f) => f.includes(part)),
+        `no case from ${part}: ${files.join(', ')}`,
+      );
   });
 });
