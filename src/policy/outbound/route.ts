@@ -284,9 +284,9 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
   const to =
     'service' in input.to
       ? `${input.to.service}.${input.to.namespace}:${input.to.port}`
-      : resolved.kind === 'forward'
-        ? resolved.address
-        : (resolved as { address: string }).address;
+      : input.to.ip.includes(':')
+        ? `[${input.to.ip}]:${input.to.port}`
+        : `${input.to.ip}:${input.to.port}`;
   if (resolved.kind === 'forward') return forwarded(from, to, trace);
   const served = index.routesFor(resolved.parent, input.from.namespace);
   note?.(
