@@ -16,7 +16,14 @@
 import type { CompiledRoute } from '../routes/route-table.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
 import type { PolicyResources } from '../types.js';
-import type { EgressNetwork, OutboundRoute, OutboundRouteKind, Service } from './types.js';
+import type { OutboundDecision } from './decision.js';
+import type {
+  EgressNetwork,
+  OutboundRoute,
+  OutboundRouteKind,
+  OutboundRule,
+  Service,
+} from './types.js';
 
 /** A Service or EgressNetwork port a client sends to. */
 export interface OutboundParentRef {
@@ -32,13 +39,23 @@ export interface PortRoutes {
   readonly kind: OutboundRouteKind | 'default';
   /** Why that kind, in words (for traces). */
   readonly why: string;
+  /** `Service ns/name:port` or `EgressNetwork ns/name:port`. */
+  readonly parentName: string;
   /** The port carries no HTTP (opaque): only TCPRoutes, else the `opaq` default route. */
   readonly opaque: boolean;
   readonly routes: readonly OutboundRoute[];
   /** HTTP and gRPC routes only. */
   readonly table?: RouteTable;
   readonly byCompiled: ReadonlyMap<CompiledRoute, OutboundRoute>;
+  /** Request-independent outcomes by rule (or default route name), filled by `routeOutbound`. */
+  readonly outcomes: Map<OutboundRule | string, Outcome>;
 }
+
+/** What a decision holds that depends on the parent and the rule only. */
+export type Outcome = Pick<
+  OutboundDecision,
+  'decision' | 'status' | 'backends' | 'timeouts' | 'retry' | 'circuitBreaker'
+>;
 
 const NO_LABELS = Object.freeze(Object.create(null) as Record<string, string>);
 
@@ -86,15 +103,22 @@ function servedKinds(
 
 /** The outbound side of one input, indexed for lookups. Built once; lookups are cached. */
 export class OutboundIndex {
-  private readonly services = new Map<string, Service>();
+  /** By namespace, then name: two lookups with the caller's strings, no key built. */
+  private readonly services = new Map<string, Map<string, Service>>();
   private readonly servicesByIp = new Map<string, Service>();
   readonly egressNetworks: readonly EgressNetwork[];
   private readonly attached = new Map<string, { route: OutboundRoute; port?: number }[]>();
-  private readonly cache = new Map<string, PortRoutes>();
+  /** By parent object, port and client namespace. */
+  private readonly cache = new Map<Service | EgressNetwork, Map<number, Map<string, PortRoutes>>>();
 
   constructor(resources: PolicyResources) {
     for (const s of resources.services ?? []) {
-      this.services.set(`${s.meta.namespace}/${s.meta.name}`, s);
+      let byName = this.services.get(s.meta.namespace);
+      if (byName === undefined) {
+        byName = new Map();
+        this.services.set(s.meta.namespace, byName);
+      }
+      byName.set(s.meta.name, s);
       for (const ip of s.clusterIPs) this.servicesByIp.set(ip, s);
     }
     this.egressNetworks = resources.egressNetworks ?? [];
@@ -110,7 +134,7 @@ export class OutboundIndex {
   }
 
   service(namespace: string, name: string): Service | undefined {
-    return this.services.get(`${namespace}/${name}`);
+    return this.services.get(namespace)?.get(name);
   }
 
   serviceByIp(ip: string): Service | undefined {
@@ -121,13 +145,26 @@ export class OutboundIndex {
     return this.egressNetworks.find((n) => n.meta.namespace === namespace && n.meta.name === name);
   }
 
-  /** The routes serving `parent` for a client in `clientNamespace`. */
-  routesFor(parent: OutboundParentRef, clientNamespace: string): PortRoutes {
-    const key = `${parent.kind}:${parent.namespace}/${parent.name}:${parent.port}|${clientNamespace}`;
-    let found = this.cache.get(key);
+  /** The routes serving `parent` (the port of `owner`) for a client in `clientNamespace`. */
+  routesFor(
+    owner: Service | EgressNetwork,
+    parent: OutboundParentRef,
+    clientNamespace: string,
+  ): PortRoutes {
+    let byPort = this.cache.get(owner);
+    if (byPort === undefined) {
+      byPort = new Map();
+      this.cache.set(owner, byPort);
+    }
+    let byClient = byPort.get(parent.port);
+    if (byClient === undefined) {
+      byClient = new Map();
+      byPort.set(parent.port, byClient);
+    }
+    let found = byClient.get(clientNamespace);
     if (found === undefined) {
       found = this.build(parent, clientNamespace);
-      this.cache.set(key, found);
+      byClient.set(clientNamespace, found);
     }
     return found;
   }
@@ -151,12 +188,21 @@ export class OutboundIndex {
     const kind = kinds.find((k) => unique.some((r) => r.kind === k));
     const routes = kind === undefined ? [] : unique.filter((r) => r.kind === kind);
     const byCompiled = new Map<CompiledRoute, OutboundRoute>();
+    const parentName = `${parent.kind} ${parent.namespace}/${parent.name}:${parent.port}`;
     const opaque = kinds.length === 1 && kinds[0] === 'TCPRoute';
     if (kind === 'HTTPRoute' || kind === 'GRPCRoute') {
       for (const r of routes) byCompiled.set(compiled(r), r);
       const table = new RouteTable([...byCompiled.keys()]);
-      return { kind, why, opaque, routes, table, byCompiled };
+      return { kind, why, parentName, opaque, routes, table, byCompiled, outcomes: new Map() };
     }
-    return { kind: kind ?? 'default', why, opaque, routes, byCompiled };
+    return {
+      kind: kind ?? 'default',
+      why,
+      parentName,
+      opaque,
+      routes,
+      byCompiled,
+      outcomes: new Map(),
+    };
   }
 }

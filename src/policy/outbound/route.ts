@@ -22,7 +22,7 @@ import type { Considered } from '../routes/route-table.js';
 import type { OutboundDecision } from './decision.js';
 import { circuitBreakerJson, formatDuration } from './decision.js';
 import { inClusterNetworks, resolveEgressNetwork } from './egress.js';
-import type { OutboundIndex, OutboundParentRef, PortRoutes } from './outbound-index.js';
+import type { Outcome, OutboundIndex, OutboundParentRef, PortRoutes } from './outbound-index.js';
 import { backendChoices, decisionOf, hitRule, retryOf, timeoutsOf } from './route-steps.js';
 import type { Note, Target } from './route-steps.js';
 import type { EgressNetwork, OutboundRoute, OutboundRule, Service } from './types.js';
@@ -175,11 +175,6 @@ function resolveByAddress(
   };
 }
 
-function parentName(r: Resolved): string | null {
-  if (r.kind === 'forward') return null;
-  return `${r.kind} ${r.parent.namespace}/${r.parent.name}:${r.parent.port}`;
-}
-
 /** The rule a request takes: a route's, a default route's, or none (404). */
 interface Picked {
   readonly route: OutboundRoute | undefined;
@@ -215,7 +210,7 @@ function pick(resolved: Resolved, served: PortRoutes, request: PolicyRequest, no
   const considered: Considered[] | undefined = note === undefined ? undefined : [];
   const hit = served.table.find(request, 'linkerd', considered);
   const found = hitRule(served, hit, considered, request, note);
-  if (found !== undefined) return { ...found, denied: false, notFound: false };
+  if (found !== undefined) return found;
   if (resolved.kind === 'EgressNetwork') return defaultRoute(resolved, served, note);
   note?.('no route rule matches: the proxy answers 404 (NoRoute)');
   return {
@@ -288,20 +283,67 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
         ? `[${input.to.ip}]:${input.to.port}`
         : `${input.to.ip}:${input.to.port}`;
   if (resolved.kind === 'forward') return forwarded(from, to, trace);
-  const served = index.routesFor(resolved.parent, input.from.namespace);
+  const served = index.routesFor(
+    resolved.kind === 'Service' ? resolved.service : resolved.net,
+    resolved.parent,
+    input.from.namespace,
+  );
   note?.(
-    `${served.routes.length} ${served.kind === 'default' ? 'route(s)' : `${served.kind}(s)`} serve ${parentName(resolved) ?? ''} for clients in ${input.from.namespace}${served.routes.length > 0 ? `: ${served.routes.map((r) => `${r.meta.namespace}/${r.meta.name}`).join(', ')}` : ''} (${served.why})`,
+    `${served.routes.length} ${served.kind === 'default' ? 'route(s)' : `${served.kind}(s)`} serve ${served.parentName} for clients in ${input.from.namespace}${served.routes.length > 0 ? `: ${served.routes.map((r) => `${r.meta.namespace}/${r.meta.name}`).join(', ')}` : ''} (${served.why})`,
   );
   const picked = pick(resolved, served, input.request, note);
-  const target: Target =
-    resolved.kind === 'Service'
-      ? { kind: 'Service', parent: resolved.parent, config: resolved.service.config }
-      : {
-          kind: 'EgressNetwork',
-          parent: resolved.parent,
-          config: resolved.net.config,
-          address: resolved.address,
-        };
+  // Without a trace, what follows depends only on the parent and the rule, not the request:
+  // it is computed once per rule (an EgressNetwork's backend is the request's own address).
+  const cached = note === undefined && resolved.kind === 'Service';
+  const key = picked.rule ?? picked.routeName ?? '';
+  let outcome = cached ? served.outcomes.get(key) : undefined;
+  if (outcome === undefined) {
+    const target: Target =
+      resolved.kind === 'Service'
+        ? { kind: 'Service', parent: resolved.parent, config: resolved.service.config }
+        : {
+            kind: 'EgressNetwork',
+            parent: resolved.parent,
+            config: resolved.net.config,
+            address: resolved.address,
+          };
+    outcome = outcomeOf(index, target, served, picked, note);
+    if (cached) served.outcomes.set(key, outcome);
+  }
+  const { decision, status, backends, timeouts, retry, circuitBreaker } = outcome;
+  return {
+    decision,
+    status,
+    from,
+    to,
+    parent: served.parentName,
+    routeKind: served.kind,
+    route: picked.routeName,
+    rule: picked.ruleIndex,
+    backends,
+    timeouts,
+    retry,
+    circuitBreaker,
+    egress:
+      resolved.kind === 'EgressNetwork'
+        ? {
+            network: `${resolved.net.meta.namespace}/${resolved.net.meta.name}`,
+            trafficPolicy: resolved.net.trafficPolicy,
+            allowed: decision !== 'deny',
+          }
+        : null,
+    trace,
+  };
+}
+
+/** The request-independent part of a decision: backends, timeouts, retries, outcome. */
+function outcomeOf(
+  index: OutboundIndex,
+  target: Target,
+  served: PortRoutes,
+  picked: Picked,
+  note: Note,
+): Outcome {
   const backends =
     picked.notFound || picked.denied ? [] : backendChoices(index, target, picked.rule, note);
   const stream = served.kind === 'TLSRoute' || served.kind === 'TCPRoute' || served.opaque;
@@ -314,31 +356,16 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
   const accrual = target.config.accrual;
   if (accrual !== undefined)
     note?.(
-      `circuit breaking: ${accrual.mode} failure accrual on ${target.kind} ${resolved.parent.namespace}/${resolved.parent.name} (after ${accrual.maxFailures} consecutive failures an endpoint is ejected for ${formatDuration(accrual.backoff.minPenalty)} to ${formatDuration(accrual.backoff.maxPenalty)}, jitter ${accrual.backoff.jitter})`,
+      `circuit breaking: ${accrual.mode} failure accrual on ${target.kind} ${target.parent.namespace}/${target.parent.name} (after ${accrual.maxFailures} consecutive failures an endpoint is ejected for ${formatDuration(accrual.backoff.minPenalty)} to ${formatDuration(accrual.backoff.maxPenalty)}, jitter ${accrual.backoff.jitter})`,
     );
   const { decision, status } = decisionOf(picked, backends, note);
   return {
     decision,
     status,
-    from,
-    to,
-    parent: parentName(resolved),
-    routeKind: served.kind,
-    route: picked.routeName,
-    rule: picked.ruleIndex,
     backends,
     timeouts,
     retry,
     circuitBreaker: accrual === undefined ? null : circuitBreakerJson(accrual),
-    egress:
-      resolved.kind === 'EgressNetwork'
-        ? {
-            network: `${resolved.net.meta.namespace}/${resolved.net.meta.name}`,
-            trafficPolicy: resolved.net.trafficPolicy,
-            allowed: decision !== 'deny',
-          }
-        : null,
-    trace,
   };
 }
 
