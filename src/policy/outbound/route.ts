@@ -264,12 +264,15 @@ function streamRoute(
   };
 }
 
+/** The trace of every decision made without one: shared, so none is allocated. */
+const NO_TRACE: string[] = Object.freeze([]) as unknown as string[];
+
 /**
  * Routes one outbound request. Deterministic; throws a LabelwiseError only for a destination
  * Service that is not in the input.
  */
 export function routeOutbound(index: OutboundIndex, input: OutboundInput): OutboundDecision {
-  const trace: string[] = [];
+  const trace: string[] = input.trace === false ? NO_TRACE : [];
   const note: Note = input.trace === false ? undefined : trace.push.bind(trace);
   const from = `${input.from.namespace}/${input.from.name}`;
   const resolved =
