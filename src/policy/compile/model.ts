@@ -14,6 +14,7 @@ import type {
   ClusterSettings,
   DefaultPolicy,
   HeaderRewritePolicy,
+  HttpRoute,
   Namespace,
   Pod,
   PolicyProblem,
@@ -334,69 +335,11 @@ export class PolicyModel {
     const serverKey = key(server.meta.namespace, server.meta.name);
     const cached = this.serverModels.get(serverKey);
     if (cached !== undefined) return cached;
-    const authorizations: Authorization[] = [];
-    const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
-    if (access !== undefined) authorizations.push(access);
-    for (const sa of this.serverAuthorizationsFor(server)) {
-      if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
-      const selects =
-        'name' in sa.server
-          ? sa.server.name === server.meta.name
-          : matches(sa.server.selector, server.meta.labels);
-      if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
-    }
-    authorizations.push(
-      ...this.policies.authorizations(server.meta.namespace, 'Server', server.meta.name),
-    );
-    authorizations.push(
-      ...this.policies.authorizations(server.meta.namespace, 'Namespace', server.meta.namespace),
-    );
-    authorizations.sort((a, b) => compareText(a.name, b.name));
-    authorizations.push(this.localhost);
-    const ignored = [
-      ...this.policies.ignored(server.meta.namespace, 'Server', server.meta.name),
-      ...this.policies.ignored(server.meta.namespace, 'Namespace', server.meta.namespace),
-    ];
-    const routes: CompiledRoute[] = [];
+    const { authorizations, ignored } = this.serverAuthorizationList(server);
     const served = servedRouteKind(server.proxyProtocol);
-    for (const route of this.attachments.routesOf(server)) {
-      const labels = route.meta.labels;
-      const classes = this.attachments.classesMatching(server, labels);
-      routes.push({
-        name: route.meta.name,
-        kind: route.kind,
-        created: route.meta.created,
-        hostnames: route.hostnames,
-        rules: route.rules,
-        labels,
-        authorizations: dedupe([
-          ...this.policies.authorizations(
-            route.meta.namespace,
-            route.kind,
-            route.meta.name,
-            route.group,
-          ),
-          ...classes.flatMap((c) =>
-            this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
-          ),
-        ]),
-        ...nonEmpty([
-          ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name, route.group),
-          ...classes.flatMap((c) =>
-            this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
-          ),
-        ]),
-        timeouts: this.timeoutsFor(server, [
-          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
-          [route.kind, route.meta.name],
-        ]),
-        rewrites: this.rewritesFor(server, [
-          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
-          [route.kind, route.meta.name],
-        ]),
-        at: route.meta.at,
-      });
-    }
+    const routes: CompiledRoute[] = this.attachments
+      .routesOf(server)
+      .map((route) => this.attachedRoute(server, route));
     for (const ext of this.attachments.extensionRoutesOf(server))
       routes.push(this.extensionRoute(server, ext));
     // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
@@ -419,6 +362,76 @@ export class PolicyModel {
     }
     this.serverModels.set(serverKey, model);
     return model;
+  }
+
+  /**
+   * A Server's own authorizations: its accessPolicy, the ServerAuthorizations selecting it,
+   * AuthorizationPolicies on it or its Namespace — by name, `localhost` last — and the dropped
+   * policies that target it.
+   */
+  private serverAuthorizationList(server: Server): {
+    authorizations: Authorization[];
+    ignored: IgnoredPolicy[];
+  } {
+    const ns = server.meta.namespace;
+    const authorizations: Authorization[] = [];
+    const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
+    if (access !== undefined) authorizations.push(access);
+    for (const sa of this.serverAuthorizationsFor(server)) {
+      if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
+      const selects =
+        'name' in sa.server
+          ? sa.server.name === server.meta.name
+          : matches(sa.server.selector, server.meta.labels);
+      if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
+    }
+    pushAll(authorizations, this.policies.authorizations(ns, 'Server', server.meta.name));
+    pushAll(authorizations, this.policies.authorizations(ns, 'Namespace', ns));
+    authorizations.sort((a, b) => compareText(a.name, b.name));
+    authorizations.push(this.localhost);
+    const ignored = [
+      ...this.policies.ignored(ns, 'Server', server.meta.name),
+      ...this.policies.ignored(ns, 'Namespace', ns),
+    ];
+    return { authorizations, ignored };
+  }
+
+  /** An accepted HTTPRoute or GRPCRoute with its own and its classes' policies. */
+  private attachedRoute(server: Server, route: HttpRoute): CompiledRoute {
+    const labels = route.meta.labels;
+    const classes = this.attachments.classesMatching(server, labels);
+    const targets = [
+      ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+      [route.kind, route.meta.name] as const,
+    ];
+    return {
+      name: route.meta.name,
+      kind: route.kind,
+      created: route.meta.created,
+      hostnames: route.hostnames,
+      rules: route.rules,
+      labels,
+      authorizations: dedupe([
+        ...this.policies.authorizations(
+          route.meta.namespace,
+          route.kind,
+          route.meta.name,
+          route.group,
+        ),
+        ...classes.flatMap((c) =>
+          this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+        ),
+      ]),
+      ...nonEmpty([
+        ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name, route.group),
+        ...classes.flatMap((c) =>
+          this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+        ),
+      ]),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      at: route.meta.at,
+    };
   }
 
   private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
