@@ -78,4 +78,3 @@ export type RouteFilter =
       readonly port?: number;
       readonly statusCode: number;
     };
-

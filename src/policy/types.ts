@@ -167,7 +167,6 @@ export interface MeshTLSAuthentication {
   }[];
 }
 
-
 export interface NetworkAuthentication {
   readonly meta: ObjectMeta;
   readonly networks: readonly NetworkSpec[];

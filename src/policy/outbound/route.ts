@@ -110,16 +110,18 @@ function resolveByName(
       `no Service ${to.namespace}/${to.service} in the input`,
       { source: { path: 'to' }, hint: 'name a Service the input defines, or pass its cluster IP' },
     );
-  const declared = s.ports.find((p) => p.port === to.port);
-  note?.(
-    `destination: Service ${to.namespace}/${to.service} port ${to.port}${
-      declared === undefined
-        ? ' (not a port the Service declares)'
-        : declared.appProtocol === undefined
-          ? ''
-          : ` (appProtocol ${declared.appProtocol})`
-    }`,
-  );
+  if (note !== undefined) {
+    const declared = s.ports.find((p) => p.port === to.port);
+    note(
+      `destination: Service ${to.namespace}/${to.service} port ${to.port}${
+        declared === undefined
+          ? ' (not a port the Service declares)'
+          : declared.appProtocol === undefined
+            ? ''
+            : ` (appProtocol ${declared.appProtocol})`
+      }`,
+    );
+  }
   return serviceParent(s, to.port);
 }
 
