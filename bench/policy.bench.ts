@@ -11,6 +11,8 @@
  * 3. Compile time at 10,000 pods / 1,000 Servers / 5,000 routes / 2,000 policies, and at a
  *    quarter and a half of that, to show growth: validation (objects → resources) and
  *    compilation (every pod and port) are timed separately.
+ * 2b. Outbound routing (`policy-outbound.ts`): one whole outbound request against find-my-way on
+ *    the same 1,000 rules.
  * 4. Lint growth: `policy lint` (parse, validate, compile, lint) at 1× and 10× of a large file
  *    and of many Servers in one namespace (`policy-growth.ts`); the ratios should stay near 10.
  *
@@ -19,6 +21,7 @@
 import FindMyWay from 'find-my-way';
 import { consume, measure, rng, timeOnce } from './harness.js';
 import { lintGrowth } from './policy-growth.js';
+import { outboundLookups } from './policy-outbound.js';
 import type { BenchReport, BenchResult } from './harness.js';
 import {
   TemplateRouter,
@@ -478,6 +481,7 @@ export async function bench(): Promise<BenchReport> {
   const extra: Record<string, unknown> = {};
   await decisions(results, ratios, extra);
   lookups(results, ratios, extra);
+  outboundLookups(results, ratios, extra, SEED + 2);
   await compileTimes(results, extra);
   await lintGrowth(results, ratios);
   return { module: 'policy', results, ratios, ...extra };

@@ -231,3 +231,15 @@ export async function load(
   const model = compilePolicy(loaded.resources, settings);
   return { loaded, model };
 }
+
+/** A `--header name:value` flag. */
+export function parseHeader(item: string): [string, string] {
+  const colon = item.indexOf(':');
+  if (colon <= 0)
+    throw new LabelwiseError(
+      'POLICY_INVALID_HEADER',
+      `--header ${JSON.stringify(item)} must look like name:value`,
+      { source: { path: 'header' } },
+    );
+  return [item.slice(0, colon).trim(), item.slice(colon + 1).trim()];
+}

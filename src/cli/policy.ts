@@ -20,11 +20,12 @@ import type { Decision } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
-import { load, settingsOptions } from './policy-input.js';
+import { load, parseHeader, settingsOptions } from './policy-input.js';
 import type { SettingsFlags } from './policy-input.js';
 import { matrixCommand, registerMatrix } from './policy-matrix.js';
 import { paintDiagnostic } from './output.js';
 import { printDecision } from './policy-output.js';
+import { registerRoute } from './policy-route.js';
 import { configureSubcommand, createProgram, runProgram } from './program.js';
 
 /**
@@ -65,17 +66,6 @@ function parseRate(value: string | undefined, flag: string): number | undefined 
       `${flag} ${JSON.stringify(value)} must be a positive number of requests per second`,
     );
   return rate;
-}
-
-function parseHeader(item: string): [string, string] {
-  const colon = item.indexOf(':');
-  if (colon <= 0)
-    throw new LabelwiseError(
-      'POLICY_INVALID_HEADER',
-      `--header ${JSON.stringify(item)} must look like name:value`,
-      { source: { path: 'header' } },
-    );
-  return [item.slice(0, colon).trim(), item.slice(colon + 1).trim()];
 }
 
 /** Does the decision meet `--expect`? `deny` covers 403 and a refused connection. */
@@ -299,6 +289,7 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
 
   registerAuthorize(program, io, exit);
   registerCompileAndLint(program, io, exit);
+  registerRoute(program, io, exit);
   registerMatrix(program, io, (dir, flags) =>
     matrixCommand(dir, flags, io).then((code) => void (exit.code = code)),
   );

@@ -1,4 +1,5 @@
-// The public contract of `src/policy`: simulate, lint and compile Linkerd-style inbound policy.
+// The public contract of `src/policy`: simulate, lint and compile Linkerd-style inbound policy,
+// and route outbound requests as Linkerd's outbound policy sends them.
 export type {
   ClusterSettings,
   DefaultPolicy,
@@ -28,6 +29,15 @@ export type { PolicyRequest } from './routes/request.js';
 export { makeRequest } from './routes/request.js';
 export type { Template, TemplateHit } from './path-template.js';
 export { TemplateRouter, matchTemplate, parseTemplate } from './path-template.js';
+export type {
+  OutboundBackendChoice,
+  OutboundDecision,
+  OutboundDecisionJson,
+} from './outbound/decision.js';
+export { outboundDecisionJson } from './outbound/decision.js';
+export { OutboundIndex } from './outbound/outbound-index.js';
+export type { OutboundDestination, OutboundInput, OutboundSettings } from './outbound/route.js';
+export { parseDestination, routeOutbound } from './outbound/route.js';
 export type { PolicyStageOptions } from './stage.js';
 export { buildPolicyStage } from './stage.js';
 export type {

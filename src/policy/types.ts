@@ -6,31 +6,25 @@
 import type { Code } from '../base/codes.js';
 import type { Diagnostic } from '../base/index.js';
 import type { Labels, Selector } from '../selector/index.js';
-import type { Pattern } from './pattern.js';
+import type {
+  Location,
+  NetworkSpec,
+  ObjectMeta,
+  RouteFilter,
+  RouteMatchSpec,
+  ValueMatch,
+} from './object-types.js';
+import type { EgressNetwork, OutboundRoute, Service } from './outbound/types.js';
 
-/** Where an object (or one of its fields) sits in the input. `file` is relative to the root. */
-export interface Location {
-  readonly file: string;
-  readonly line: number;
-  /** JSON-style path inside the document, e.g. `spec.rules[0].matches[1].path`. */
-  readonly path?: string;
-}
-
-/** The metadata every loaded object keeps. */
-export interface ObjectMeta {
-  readonly kind: string;
-  readonly apiVersion: string;
-  readonly name: string;
-  readonly namespace: string;
-  readonly labels: Labels;
-  readonly annotations: Readonly<Record<string, string>>;
-  /**
-   * `metadata.creationTimestamp` as written (RFC 3339), or `''` when absent. Absent sorts
-   * after every timestamp: an object not yet created is the newest.
-   */
-  readonly created: string;
-  readonly at: Location;
-}
+export type {
+  Location,
+  NetworkSpec,
+  ObjectMeta,
+  PathMatch,
+  RouteFilter,
+  RouteMatchSpec,
+  ValueMatch,
+} from './object-types.js';
 
 /**
  * One problem found while loading, validating, compiling or linting: the shared
@@ -93,51 +87,6 @@ export interface Server {
   readonly proxyProtocol: ProxyProtocol;
   readonly accessPolicy: DefaultPolicy;
 }
-
-export type PathMatch =
-  | { readonly type: 'Exact' | 'PathPrefix'; readonly value: string }
-  | { readonly type: 'RegularExpression'; readonly value: string; readonly regex: Pattern };
-
-export type ValueMatch =
-  | { readonly name: string; readonly type: 'Exact'; readonly value: string }
-  | {
-      readonly name: string;
-      readonly type: 'RegularExpression';
-      readonly value: string;
-      readonly regex: Pattern;
-    };
-
-/** One `matches[]` entry. A rule without matches has one implicit match: PathPrefix `/`. */
-export interface RouteMatchSpec {
-  readonly path: PathMatch;
-  /** Header names are lower-cased at load (HTTP header names are case-insensitive). */
-  readonly headers: readonly ValueMatch[];
-  readonly queryParams: readonly ValueMatch[];
-  readonly method?: string;
-  /** Set for extension routes: the path template replaces `path`. */
-  readonly template?: string;
-  /**
-   * Set for GRPCRoute matches: the proxy matches `POST /<service>/<method>` segment-wise and
-   * scores service length, then method length, then headers (`path` is only descriptive).
-   */
-  readonly grpc?: { readonly service?: string; readonly method?: string };
-}
-
-export type RouteFilter =
-  | {
-      readonly type: 'RequestHeaderModifier' | 'ResponseHeaderModifier';
-      readonly set: Readonly<Record<string, string>>;
-      readonly add: Readonly<Record<string, string>>;
-      readonly remove: readonly string[];
-    }
-  | {
-      readonly type: 'RequestRedirect';
-      readonly scheme?: string;
-      readonly hostname?: string;
-      readonly path?: string;
-      readonly port?: number;
-      readonly statusCode: number;
-    };
 
 export interface RouteRule {
   readonly matches: readonly RouteMatchSpec[];
@@ -216,11 +165,6 @@ export interface MeshTLSAuthentication {
     readonly name: string;
     readonly namespace: string;
   }[];
-}
-
-export interface NetworkSpec {
-  readonly cidr: string;
-  readonly except: readonly string[];
 }
 
 export interface NetworkAuthentication {
@@ -356,6 +300,15 @@ export interface PolicyResources {
    * hand-built resources need not list any. Default: none.
    */
   readonly rejected?: readonly RejectedObject[];
+  /** Services, as outbound parents and backends. Optional like `rejected`. Default: none. */
+  readonly services?: readonly Service[];
+  /** EgressNetworks. Default: none. */
+  readonly egressNetworks?: readonly EgressNetwork[];
+  /**
+   * HTTPRoutes and GRPCRoutes with a Service or EgressNetwork parent (the same objects as in
+   * `routes`, read for outbound), and TLSRoutes and TCPRoutes. Default: none.
+   */
+  readonly outboundRoutes?: readonly OutboundRoute[];
 }
 
 /** Cluster settings (the policy controller's flags). */

@@ -217,7 +217,7 @@ describe('policy admission rules', () => {
 
   it('objects of other kinds and API groups are skipped silently', () => {
     const { problems, model } = load(
-      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: s }\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: d }\n---\napiVersion: v1\nkind: Secret\nmetadata: { name: s }\n',
     );
     assert.deepEqual(problems, []);
     assert.equal(model.podList.length, 0);

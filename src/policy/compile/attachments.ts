@@ -121,105 +121,104 @@ export class Attachments {
   private attachRoutes(routes: readonly HttpRoute[]): void {
     const candidates = new Map<string, HttpRoute[]>();
     for (const route of routes) {
-      if (route.ignoredBecause !== undefined) {
-        // Linkerd's index refuses the whole route: it attaches to none of its parents. One
-        // status, at the parentRef that caused it (or the first Server parent).
-        const cause =
-          route.parents.find((p) => p.ignoredBecause === route.ignoredBecause) ??
-          route.parents.find((p) => p.inbound);
-        if (cause !== undefined)
-          this.statuses.push({
-            route,
-            parent: cause.name,
-            status: 'ignored',
-            reason: `the whole route is ignored for inbound policy: ${route.ignoredBecause}`,
-            at: cause.at,
-          });
+      if (route.ignoredBecause !== undefined) this.ignoreRoute(route);
+      else this.collectParents(route, candidates);
+    }
+    for (const [serverKey, list] of candidates) this.acceptOn(serverKey, list);
+  }
+
+  /**
+   * Linkerd's index refuses the whole route: it attaches to none of its parents. One status, at
+   * the parentRef that caused it (or the first Server parent).
+   */
+  private ignoreRoute(route: HttpRoute): void {
+    const cause =
+      route.parents.find((p) => p.ignoredBecause === route.ignoredBecause) ??
+      route.parents.find((p) => p.inbound);
+    if (cause !== undefined)
+      this.statuses.push({
+        route,
+        parent: cause.name,
+        status: 'ignored',
+        reason: `the whole route is ignored for inbound policy: ${route.ignoredBecause ?? ''}`,
+        at: cause.at,
+      });
+  }
+
+  /** Records the route under each existing Server parent; a status for every other parent. */
+  private collectParents(route: HttpRoute, candidates: Map<string, HttpRoute[]>): void {
+    for (const parent of route.parents) {
+      if (parent.defaultKind === true) {
+        // A Gateway parent is none of our business, unless a Server of that name exists.
+        if (!this.servers.has(key(route.meta.namespace, parent.name))) continue;
+        if (route.parents.some((p) => p.inbound && p.name === parent.name)) continue;
+      }
+      if (!parent.inbound) {
+        this.statuses.push({
+          route,
+          parent: parent.name,
+          status: 'ignored',
+          reason: `parentRef ${parent.name} is ignored for inbound policy: ${parent.ignoredBecause ?? ''}`,
+          at: parent.at,
+        });
         continue;
       }
-      for (const parent of route.parents) {
-        if (parent.defaultKind === true) {
-          // A Gateway parent is none of our business, unless a Server of that name exists.
-          if (!this.servers.has(key(route.meta.namespace, parent.name))) continue;
-          if (route.parents.some((p) => p.inbound && p.name === parent.name)) continue;
-        }
-        if (!parent.inbound) {
-          this.statuses.push({
-            route,
-            parent: parent.name,
-            status: 'ignored',
-            reason: `parentRef ${parent.name} is ignored for inbound policy: ${parent.ignoredBecause ?? ''}`,
-            at: parent.at,
-          });
-          continue;
-        }
-        const serverKey = key(route.meta.namespace, parent.name);
-        if (!this.servers.has(serverKey)) {
-          const rejected = this.rejections.find('Server', route.meta.namespace, parent.name);
-          this.statuses.push({
-            route,
-            parent: parent.name,
-            status: rejected === undefined ? 'no-parent' : 'invalid-parent',
-            reason:
-              rejected === undefined
-                ? `parent Server ${serverKey} does not exist`
-                : `parent ${describeRejected(rejected)}`,
-            at: parent.at,
-          });
-          continue;
-        }
-        push(candidates, serverKey, route);
+      const serverKey = key(route.meta.namespace, parent.name);
+      if (!this.servers.has(serverKey)) {
+        const rejected = this.rejections.find('Server', route.meta.namespace, parent.name);
+        this.statuses.push({
+          route,
+          parent: parent.name,
+          status: rejected === undefined ? 'no-parent' : 'invalid-parent',
+          reason:
+            rejected === undefined
+              ? `parent Server ${serverKey} does not exist`
+              : `parent ${describeRejected(rejected)}`,
+          at: parent.at,
+        });
+        continue;
+      }
+      push(candidates, serverKey, route);
+    }
+  }
+
+  /** Which candidates a Server accepts: written status, then GRPCRoutes over HTTPRoutes. */
+  private acceptOn(serverKey: string, list: readonly HttpRoute[]): void {
+    // Linkerd accepts one route kind per parent: GRPCRoutes outrank HTTPRoutes.
+    const hasGrpc = list.some((r) => r.kind === 'GRPCRoute');
+    const accepted: HttpRoute[] = [];
+    for (const route of list) {
+      const at =
+        route.parents.find((p) => p.inbound && key(route.meta.namespace, p.name) === serverKey)
+          ?.at ?? route.meta.at;
+      const recorded = route.statusParents;
+      const written = recorded?.find((p) => key(route.meta.namespace, p.name) === serverKey);
+      const base = { route, parent: serverKey, at };
+      if (recorded !== undefined && written?.accepted !== true) {
+        // The status the cluster wrote decides, as Linkerd's index reads it.
+        this.statuses.push({
+          ...base,
+          status: 'not-accepted',
+          reason:
+            written === undefined
+              ? `its status.parents has no entry for Server ${serverKey}, so Linkerd does not use it`
+              : `its status.parents says Accepted is not True for Server ${serverKey}${written.reason === undefined ? '' : ` (${written.reason})`}`,
+        });
+      } else if (recorded === undefined && hasGrpc && route.kind === 'HTTPRoute') {
+        this.statuses.push({
+          ...base,
+          status: 'conflicted',
+          reason: `Server ${serverKey} also has GRPCRoutes, which take precedence over HTTPRoutes`,
+        });
+      } else {
+        this.statuses.push({ ...base, status: 'accepted', reason: 'accepted' });
+        if (!accepted.includes(route)) accepted.push(route);
       }
     }
-    for (const [serverKey, list] of candidates) {
-      // Linkerd accepts one route kind per parent: GRPCRoutes outrank HTTPRoutes.
-      const hasGrpc = list.some((r) => r.kind === 'GRPCRoute');
-      const accepted: HttpRoute[] = [];
-      for (const route of list) {
-        const at =
-          route.parents.find((p) => p.inbound && key(route.meta.namespace, p.name) === serverKey)
-            ?.at ?? route.meta.at;
-        const recorded = route.statusParents;
-        const written =
-          recorded === undefined
-            ? undefined
-            : recorded.find((p) => key(route.meta.namespace, p.name) === serverKey);
-        if (recorded !== undefined && written?.accepted !== true) {
-          // The status the cluster wrote decides, as Linkerd's index reads it.
-          this.statuses.push({
-            route,
-            parent: serverKey,
-            status: 'not-accepted',
-            reason:
-              written === undefined
-                ? `its status.parents has no entry for Server ${serverKey}, so Linkerd does not use it`
-                : `its status.parents says Accepted is not True for Server ${serverKey}${written.reason === undefined ? '' : ` (${written.reason})`}`,
-            at,
-          });
-        } else if (recorded === undefined && hasGrpc && route.kind === 'HTTPRoute') {
-          this.statuses.push({
-            route,
-            parent: serverKey,
-            status: 'conflicted',
-            reason: `Server ${serverKey} also has GRPCRoutes, which take precedence over HTTPRoutes`,
-            at,
-          });
-        } else {
-          this.statuses.push({
-            route,
-            parent: serverKey,
-            status: 'accepted',
-            reason: 'accepted',
-            at,
-          });
-          if (!accepted.includes(route)) accepted.push(route);
-        }
-      }
-      this.routesByServer.set(
-        serverKey,
-        accepted.sort((a, b) => compareRoutes(metaOrder(a), metaOrder(b))),
-      );
-    }
+    this.routesByServer.set(
+      serverKey,
+      accepted.sort((a, b) => compareRoutes(metaOrder(a), metaOrder(b))),
+    );
   }
 
   private attachBindings(resources: PolicyResources): void {

@@ -6,22 +6,19 @@
  */
 import { compareText, pushAll } from '../../base/index.js';
 import { LabelwiseError } from '../../base/errors.js';
-import { SelectorIndex, matches } from '../../selector/index.js';
+import { SelectorIndex } from '../../selector/index.js';
 import { isDefaultPolicy } from '../settings.js';
 import { RouteTable, compareRoutes } from '../routes/route-table.js';
-import type { AppliedTimeout, CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
+import type { CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
 import type {
   ClusterSettings,
   DefaultPolicy,
-  HeaderRewritePolicy,
   Namespace,
   Pod,
   PolicyProblem,
   PolicyResources,
   ProxyProtocol,
   Server,
-  ServerAuthorization,
-  TimeoutPolicy,
 } from '../types.js';
 import {
   DEFAULT_POLICY_ANNOTATION,
@@ -31,16 +28,16 @@ import {
   inherited,
   parsePortList,
 } from './annotations.js';
-import { defaultGrpcRoute, defaultRoutes } from './default-routes.js';
-import { rateLimitFor } from './rate-limits.js';
+import { defaultRoutes } from './default-routes.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 import { describeRejected } from './rejections.js';
 import { Attachments } from './attachments.js';
+import { ServerModels } from './server-models.js';
+import type { ServerModel } from './server-models.js';
+export { servedRouteKind } from './server-models.js';
 import { key } from './object-key.js';
-import type { ExtensionRoute } from './attachments.js';
 import { PolicyIndex } from './policy-index.js';
 import {
-  compileServerAuthorization,
   defaultPolicyAuthorization,
   localhostAuthorization,
   probeAuthorization,
@@ -66,18 +63,6 @@ export interface PortPolicy {
   readonly rateLimit?: CompiledRateLimit;
 }
 
-interface ServerModel {
-  readonly authorizations: readonly Authorization[];
-  readonly ignored: readonly IgnoredPolicy[];
-  /**
-   * Attached routes of every kind. The table holds the kind the protocol serves; without any,
-   * default/probe are synthesised (a gRPC Server gets the default gRPC route).
-   */
-  readonly routes: readonly CompiledRoute[];
-  readonly table?: RouteTable;
-  readonly rateLimit?: CompiledRateLimit;
-}
-
 export class PolicyModel {
   readonly problems: PolicyProblem[] = [];
   readonly attachments: Attachments;
@@ -85,7 +70,7 @@ export class PolicyModel {
   private readonly pods = new Map<string, Pod>();
   private readonly serverIndexes = new Map<string, SelectorIndex<Server>>();
   private readonly policies: PolicyIndex;
-  private readonly serverModels = new Map<string, ServerModel>();
+  private readonly servers: ServerModels;
   private readonly portCache = new Map<string, PortPolicy>();
   private readonly localhost = localhostAuthorization();
   private readonly probe: Authorization;
@@ -106,6 +91,13 @@ export class PolicyModel {
     this.attachments = new Attachments(resources);
     pushAll(this.problems, this.attachments.problems);
     this.policies = new PolicyIndex(resources, settings, this.attachments.rejections);
+    this.servers = new ServerModels(
+      resources,
+      settings,
+      this.attachments,
+      this.policies,
+      this.localhost,
+    );
     for (const pod of resources.pods) {
       pushAll(this.problems, annotationProblems(pod, this.namespaces.get(pod.meta.namespace)));
     }
@@ -291,208 +283,17 @@ export class PolicyModel {
   }
 
   /** The `default` route and, with probe networks and HTTP probes on the port, the `probe` route. */
+  /** Server-level authorizations and attached routes, computed once per Server. */
+  serverModel(server: Server): ServerModel {
+    return this.servers.serverModel(server);
+  }
+
   private syntheticRoutes(pod: Pod, port: number, server: Server | undefined): CompiledRoute[] {
-    const timeouts = server === undefined ? [] : this.timeoutsFor(server, []);
-    const rewrites = server === undefined ? [] : this.rewritesFor(server, []);
+    const timeouts = server === undefined ? [] : this.servers.timeoutsFor(server, []);
+    const rewrites = server === undefined ? [] : this.servers.rewritesFor(server, []);
     const probes = this.settings.probeNetworks.length > 0 ? this.probePaths(pod, port) : [];
     return defaultRoutes(probes, this.probe, timeouts, rewrites);
   }
-
-  /**
-   * ServerAuthorizations that may select a Server: those naming it, and the namespace's
-   * selector-based ones. Indexed on first use: a scan of every ServerAuthorization per Server is
-   * quadratic (6,000 Servers with one ServerAuthorization each in one namespace).
-   */
-  private serverAuthorizationIndex?: {
-    byName: Map<string, ServerAuthorization[]>;
-    bySelector: Map<string, ServerAuthorization[]>;
-  };
-
-  private serverAuthorizationsFor(server: Server): ServerAuthorization[] {
-    let index = this.serverAuthorizationIndex;
-    if (index === undefined) {
-      index = { byName: new Map(), bySelector: new Map() };
-      for (const sa of this.resources.serverAuthorizations) {
-        const [map, k] =
-          'name' in sa.server
-            ? [index.byName, key(sa.meta.namespace, sa.server.name)]
-            : [index.bySelector, sa.meta.namespace];
-        const list = map.get(k);
-        if (list === undefined) map.set(k, [sa]);
-        else list.push(sa);
-      }
-      this.serverAuthorizationIndex = index;
-    }
-    return [
-      ...(index.byName.get(key(server.meta.namespace, server.meta.name)) ?? []),
-      ...(index.bySelector.get(server.meta.namespace) ?? []),
-    ];
-  }
-
-  /** Server-level authorizations and attached routes, computed once per Server. */
-  serverModel(server: Server): ServerModel {
-    const serverKey = key(server.meta.namespace, server.meta.name);
-    const cached = this.serverModels.get(serverKey);
-    if (cached !== undefined) return cached;
-    const authorizations: Authorization[] = [];
-    const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
-    if (access !== undefined) authorizations.push(access);
-    for (const sa of this.serverAuthorizationsFor(server)) {
-      if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
-      const selects =
-        'name' in sa.server
-          ? sa.server.name === server.meta.name
-          : matches(sa.server.selector, server.meta.labels);
-      if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
-    }
-    authorizations.push(
-      ...this.policies.authorizations(server.meta.namespace, 'Server', server.meta.name),
-    );
-    authorizations.push(
-      ...this.policies.authorizations(server.meta.namespace, 'Namespace', server.meta.namespace),
-    );
-    authorizations.sort((a, b) => compareText(a.name, b.name));
-    authorizations.push(this.localhost);
-    const ignored = [
-      ...this.policies.ignored(server.meta.namespace, 'Server', server.meta.name),
-      ...this.policies.ignored(server.meta.namespace, 'Namespace', server.meta.namespace),
-    ];
-    const routes: CompiledRoute[] = [];
-    const served = servedRouteKind(server.proxyProtocol);
-    for (const route of this.attachments.routesOf(server)) {
-      const labels = route.meta.labels;
-      const classes = this.attachments.classesMatching(server, labels);
-      routes.push({
-        name: route.meta.name,
-        kind: route.kind,
-        created: route.meta.created,
-        hostnames: route.hostnames,
-        rules: route.rules,
-        labels,
-        authorizations: dedupe([
-          ...this.policies.authorizations(
-            route.meta.namespace,
-            route.kind,
-            route.meta.name,
-            route.group,
-          ),
-          ...classes.flatMap((c) =>
-            this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
-          ),
-        ]),
-        ...nonEmpty([
-          ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name, route.group),
-          ...classes.flatMap((c) =>
-            this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
-          ),
-        ]),
-        timeouts: this.timeoutsFor(server, [
-          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
-          [route.kind, route.meta.name],
-        ]),
-        rewrites: this.rewritesFor(server, [
-          ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
-          [route.kind, route.meta.name],
-        ]),
-        at: route.meta.at,
-      });
-    }
-    for (const ext of this.attachments.extensionRoutesOf(server))
-      routes.push(this.extensionRoute(server, ext));
-    // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
-    // on the others; routes of the other kind stay attached but are never consulted.
-    const servedRoutes = routes.filter(
-      (r) => r.kind === served || (r.kind === 'HttpRouteGroup' && served === 'HTTPRoute'),
-    );
-    const rateLimit =
-      served === 'HTTPRoute'
-        ? rateLimitFor(this.resources.rateLimitPolicies ?? [], server, this.settings)
-        : undefined;
-    const limit = rateLimit === undefined ? {} : { rateLimit };
-    let model: ServerModel =
-      servedRoutes.length === 0
-        ? { authorizations, ignored, routes, ...limit }
-        : { authorizations, ignored, routes, table: new RouteTable(servedRoutes), ...limit };
-    if (servedRoutes.length === 0 && served === 'GRPCRoute') {
-      const grpc = defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, []));
-      model = { ...model, table: new RouteTable([grpc]) };
-    }
-    this.serverModels.set(serverKey, model);
-    return model;
-  }
-
-  private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
-    const classes = this.attachments.classesMatching(server, ext.labels);
-    const ns = server.meta.namespace;
-    const targets = [
-      ['HttpRouteBinding', ext.binding.meta.name] as const,
-      ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
-    ];
-    return {
-      name: `${ext.group}:${ext.methods[0] ?? '*'} ${ext.template.text}`,
-      kind: 'HttpRouteGroup',
-      created: ext.binding.meta.created,
-      hostnames: [],
-      rules: [{ matches: [], filters: [] }],
-      labels: ext.labels,
-      authorizations: dedupe(
-        targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
-      ),
-      ...nonEmpty(targets.flatMap(([kind, name]) => this.policies.ignored(ns, kind, name))),
-      timeouts: this.timeoutsFor(server, targets),
-      rewrites: this.rewritesFor(server, targets),
-      template: {
-        template: ext.template,
-        methods: ext.methods,
-        headers: ext.headers,
-        queryParams: ext.queryParams,
-        binding: ext.binding.meta.name,
-        group: ext.group,
-        index: ext.index,
-      },
-      at: ext.at,
-    };
-  }
-
-  private timeoutsFor(
-    server: Server,
-    targets: readonly (readonly [TimeoutPolicy['target']['kind'], string])[],
-  ): AppliedTimeout[] {
-    const ns = server.meta.namespace;
-    const policies = [
-      ...this.attachments.timeouts(ns, 'Server', server.meta.name),
-      ...targets.flatMap(([kind, name]) => this.attachments.timeouts(ns, kind, name)),
-    ];
-    return [...new Set(policies)].map((p) => ({
-      source: `timeoutpolicy/${p.meta.name}`,
-      timeout: p.timeout,
-      ms: p.ms,
-    }));
-  }
-
-  private rewritesFor(
-    server: Server,
-    targets: readonly (readonly [HeaderRewritePolicy['target']['kind'], string])[],
-  ): HeaderRewritePolicy[] {
-    const ns = server.meta.namespace;
-    const policies = [
-      ...this.attachments.rewrites(ns, 'Server', server.meta.name),
-      ...targets.flatMap(([kind, name]) => this.attachments.rewrites(ns, kind, name)),
-    ];
-    return [...new Set(policies)].sort((a, b) =>
-      compareRoutes(
-        { created: a.meta.created, name: a.meta.name },
-        { created: b.meta.created, name: b.meta.name },
-      ),
-    );
-  }
-}
-
-/** The route kind the proxy serves for a protocol; undefined when routes do not apply. */
-export function servedRouteKind(protocol: ProxyProtocol): 'HTTPRoute' | 'GRPCRoute' | undefined {
-  if (protocol === 'gRPC') return 'GRPCRoute';
-  if (protocol === 'opaque' || protocol === 'TLS') return undefined;
-  return 'HTTPRoute';
 }
 
 /** Linkerd's Server order for one pod and port: oldest creationTimestamp, then lower name. */
@@ -501,16 +302,4 @@ export function serverOrder(a: Server, b: Server): number {
     { created: a.meta.created, name: a.meta.name },
     { created: b.meta.created, name: b.meta.name },
   );
-}
-
-/** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */
-function nonEmpty(list: IgnoredPolicy[]): { ignored?: IgnoredPolicy[] } {
-  const unique = [...new Map(list.map((i) => [i.name, i])).values()].sort((a, b) =>
-    compareText(a.name, b.name),
-  );
-  return unique.length === 0 ? {} : { ignored: unique };
-}
-
-function dedupe(list: Authorization[]): Authorization[] {
-  return [...new Set(list)].sort((a, b) => compareText(a.name, b.name));
 }

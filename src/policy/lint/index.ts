@@ -9,6 +9,7 @@ import {
   lintRouteStatus,
 } from './lint-routes.js';
 import { lintShadowedRules } from './shadowed-rules.js';
+import { lintOutbound } from '../outbound/lint-outbound.js';
 import { lintBroadAuthorizations } from './broad-authorizations.js';
 import {
   lintMissingAuthentications,
@@ -34,6 +35,7 @@ export function lintModel(model: PolicyModel): PolicyProblem[] {
     ...lintIneffectiveRoutePolicies(model),
     ...lintBroadAuthorizations(model),
     ...lintRewriteCollisions(model),
+    ...lintOutbound(model.resources),
   ];
   return sortProblems(all);
 }

@@ -3,7 +3,7 @@
  * target does not exist, Servers that can select the same pod and port (with a witness pod from
  * the selector algebra), and probes that will be refused because routes are attached.
  */
-import { compareText } from '../../base/index.js';
+import { compareText, pushAll } from '../../base/index.js';
 import { formatSelector, matches, overlap } from '../../selector/index.js';
 import { authorize, parseClient } from '../authorize.js';
 import type { PolicyModel } from '../compile/model.js';
@@ -12,7 +12,7 @@ import { refInvalid } from '../compile/rejections.js';
 import { cidrContains, parseCidr } from '../networks.js';
 import { objectName } from '../resources/read-context.js';
 import { makeRequest } from '../routes/request.js';
-import type { PolicyProblem, Server } from '../types.js';
+import type { Location, ObjectMeta, PolicyProblem, PolicyResources, Server } from '../types.js';
 import { overlapCandidates } from './overlap-candidates.js';
 
 /**
@@ -53,10 +53,17 @@ export function lintMissingAuthentications(model: PolicyModel): PolicyProblem[] 
   return out;
 }
 
-/** AuthorizationPolicies whose target does not exist in the input. */
-export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
-  const r = model.resources;
-  // One set of `kind ns/name` for every possible target: a lookup per policy, not a scan.
+interface TargetRef {
+  readonly meta: ObjectMeta;
+  readonly kind: string;
+  readonly name: string;
+  readonly at: Location;
+  /** What the missing target means for the object. Default: it applies to nothing. */
+  readonly consequence?: string;
+}
+
+/** `kind ns/name` of every object a policy may target: a lookup per policy, not a scan. */
+function targetExists(r: PolicyResources): (ns: string, kind: string, name: string) => boolean {
   const known = new Set<string>();
   const add = (kind: string, meta: { namespace: string; name: string }): void => {
     known.add(`${kind} ${meta.namespace}/${meta.name}`);
@@ -65,20 +72,19 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
   for (const s of r.routes) add(s.kind, s.meta);
   for (const s of r.routeBindings) add('HttpRouteBinding', s.meta);
   for (const s of r.routeClasses) add('HttpRouteClass', s.meta);
-  const exists = (ns: string, kind: string, name: string): boolean => {
-    switch (kind) {
-      case 'Server':
-      case 'HTTPRoute':
-      case 'GRPCRoute':
-      case 'HttpRouteBinding':
-      case 'HttpRouteClass':
-        return known.has(`${kind} ${ns}/${name}`);
-      default:
-        return true;
-    }
-  };
-  const out: PolicyProblem[] = [];
-  const policies = [
+  const checked = new Set([
+    'Server',
+    'HTTPRoute',
+    'GRPCRoute',
+    'HttpRouteBinding',
+    'HttpRouteClass',
+  ]);
+  return (ns, kind, name) => !checked.has(kind) || known.has(`${kind} ${ns}/${name}`);
+}
+
+/** Every reference by name to a target: policies, class Servers, ServerAuthorization Servers. */
+function targetRefs(r: PolicyResources): TargetRef[] {
+  return [
     ...r.authorizationPolicies.map((p) => ({
       meta: p.meta,
       kind: p.targetRef.kind,
@@ -97,50 +103,37 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
       name: p.target.name,
       at: p.target.at,
     })),
+    ...r.routeClasses.map((c) => ({
+      meta: c.meta,
+      kind: 'Server',
+      name: c.server,
+      at: c.meta.at,
+      consequence: 'this class selects no route and policies targeting it apply to nothing',
+    })),
+    ...r.serverAuthorizations.flatMap((sa) =>
+      'name' in sa.server
+        ? [
+            {
+              meta: sa.meta,
+              kind: 'Server',
+              name: sa.server.name,
+              at: sa.meta.at,
+              consequence: 'this ServerAuthorization authorizes nothing',
+            },
+          ]
+        : [],
+    ),
   ];
-  const classes = r.routeClasses.map((c) => ({
-    meta: c.meta,
-    kind: 'Server',
-    name: c.server,
-    at: c.meta.at,
-    consequence: 'this class selects no route and policies targeting it apply to nothing',
-  }));
-  const serverAuthorizations = r.serverAuthorizations.flatMap((sa) =>
-    'name' in sa.server
-      ? [
-          {
-            meta: sa.meta,
-            kind: 'Server',
-            name: sa.server.name,
-            at: sa.meta.at,
-            consequence: 'this ServerAuthorization authorizes nothing',
-          },
-        ]
-      : [],
-  );
-  for (const p of [...policies, ...classes, ...serverAuthorizations]) {
-    if (exists(p.meta.namespace, p.kind, p.name)) continue;
-    const consequence =
-      'consequence' in p && typeof p.consequence === 'string'
-        ? p.consequence
-        : 'this policy applies to nothing';
-    const rejected = model.attachments.rejections.find(p.kind, p.meta.namespace, p.name);
-    if (rejected !== undefined) {
-      out.push(refInvalid(objectName(p.meta), p.at, 'target', rejected, consequence));
-      continue;
-    }
-    out.push({
-      severity: 'warning',
-      code: 'POLICY_TARGET_MISSING',
-      object: objectName(p.meta),
-      file: p.at.file,
-      line: p.at.line,
-      message: `target ${p.kind} ${p.meta.namespace}/${p.name} does not exist, so ${consequence}`,
-    });
-  }
-  // A selector over Server labels that selects none of the namespace's Servers is a missing
-  // target too: the authorization silently applies to nothing.
+}
+
+/**
+ * A selector over Server labels that selects none of the namespace's Servers is a missing
+ * target too: the authorization silently applies to nothing.
+ */
+function lintEmptyServerSelectors(model: PolicyModel): PolicyProblem[] {
+  const r = model.resources;
   const serversByNamespace = groupBy(r.servers, (s) => s.meta.namespace);
+  const out: PolicyProblem[] = [];
   for (const sa of r.serverAuthorizations) {
     if ('name' in sa.server) continue;
     const selector = sa.server.selector;
@@ -158,6 +151,31 @@ export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
       message: `server selector ${formatSelector(selector) || '{} (every Server)'} selects none of the Servers of namespace ${sa.meta.namespace}, so this ServerAuthorization authorizes nothing${rejected > 0 ? ` (${rejected} Server(s) of the namespace have errors and were not considered)` : ''}`,
     });
   }
+  return out;
+}
+
+/** Policies, classes and ServerAuthorizations whose target does not exist in the input. */
+export function lintMissingTargets(model: PolicyModel): PolicyProblem[] {
+  const exists = targetExists(model.resources);
+  const out: PolicyProblem[] = [];
+  for (const p of targetRefs(model.resources)) {
+    if (exists(p.meta.namespace, p.kind, p.name)) continue;
+    const consequence = p.consequence ?? 'this policy applies to nothing';
+    const rejected = model.attachments.rejections.find(p.kind, p.meta.namespace, p.name);
+    if (rejected !== undefined) {
+      out.push(refInvalid(objectName(p.meta), p.at, 'target', rejected, consequence));
+      continue;
+    }
+    out.push({
+      severity: 'warning',
+      code: 'POLICY_TARGET_MISSING',
+      object: objectName(p.meta),
+      file: p.at.file,
+      line: p.at.line,
+      message: `target ${p.kind} ${p.meta.namespace}/${p.name} does not exist, so ${consequence}`,
+    });
+  }
+  pushAll(out, lintEmptyServerSelectors(model));
   return out;
 }
 

@@ -62,8 +62,8 @@ interface Offer {
   readonly by: string;
 }
 
-/** Shadowed rules of one Server's plain (non-template) routes, in tie order. */
-function shadowedOn(
+/** Shadowed rules of plain (non-template) routes of one parent, in tie order. */
+export function shadowedOn(
   routes: readonly CompiledRoute[],
 ): { route: CompiledRoute; rule: number; by: string }[] {
   const out: { route: CompiledRoute; rule: number; by: string }[] = [];

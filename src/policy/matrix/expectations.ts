@@ -52,6 +52,72 @@ function invalid(file: string, line: number, message: string, hint?: string): Di
   };
 }
 
+/** One entry of an expectations file, or why it is refused. */
+function readEntry(
+  entry: unknown,
+  i: number,
+  file: string,
+  line: number,
+): Expectation | { problem: string; hint?: string } {
+  const fail = (problem: string, hint?: string): { problem: string; hint?: string } =>
+    hint === undefined ? { problem } : { problem, hint };
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return fail(`expectation ${i + 1} must be a mapping`);
+  const e = entry as Record<string, unknown>;
+  const unknown = Object.keys(e).filter((k) => !FIELDS.includes(k));
+  if (unknown.length > 0)
+    return fail(`unknown field ${JSON.stringify(unknown[0])}`, `fields: ${FIELDS.join(', ')}`);
+  const str = (k: string): string | undefined =>
+    typeof e[k] === 'string' ? (e[k] as string) : undefined;
+  const client = str('client');
+  if (client === undefined)
+    return fail('client is required (a matrix column, e.g. sa:booksapp/web)');
+  const expect = e.expect === 404 ? '404' : str('expect');
+  if (expect === undefined || !EXPECTED.includes(expect))
+    return fail(`expect must be one of ${EXPECTED.join(', ')}`);
+  const server = str('server');
+  const pod = str('pod');
+  if ((server === undefined) === (pod === undefined))
+    return fail('give exactly one of server (ns/name) or pod (ns/name)');
+  const port = e.port;
+  if (
+    port !== undefined &&
+    !(typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535)
+  )
+    return fail('port must be a number from 1 to 65535');
+  let request: Expectation['request'];
+  if (e.request !== undefined) {
+    const m =
+      typeof e.request === 'string' ? /^([A-Za-z]+)\s+(\/\S*)$/.exec(e.request.trim()) : null;
+    if (m === null) return fail('request must look like "DELETE /authors/1"');
+    request = { method: (m[1] as string).toUpperCase(), path: m[2] as string };
+  }
+  const route = str('route');
+  if (route !== undefined && request !== undefined) return fail('give route or request, not both');
+  if (expect === '404' && request === undefined) return fail('expect: 404 needs a request');
+  const shown = [
+    client,
+    '→',
+    server ?? `${pod ?? ''}${port === undefined ? '' : `:${String(port)}`}`,
+    route === undefined ? '' : `route ${route}`,
+    request === undefined ? '' : `${request.method} ${request.path}`,
+  ]
+    .filter((x) => x !== '')
+    .join(' ');
+  return {
+    client,
+    ...(server === undefined ? {} : { server }),
+    ...(pod === undefined ? {} : { pod: normalizePodRef(pod) }),
+    ...(typeof port === 'number' ? { port } : {}),
+    ...(route === undefined ? {} : { route }),
+    ...(request === undefined ? {} : { request }),
+    expect: expect as Expected,
+    file,
+    line,
+    text: shown,
+  };
+}
+
 /** Reads an expectations file. Every bad entry is a diagnostic; good entries are kept. */
 export function readExpectations(
   text: string,
@@ -77,64 +143,9 @@ export function readExpectations(
   }
   list.forEach((entry: unknown, i) => {
     const line = document.locate([i]).line;
-    const fail = (message: string, hint?: string): void =>
-      void diagnostics.push(invalid(file, line, message, hint));
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
-      return fail(`expectation ${i + 1} must be a mapping`);
-    const e = entry as Record<string, unknown>;
-    const unknown = Object.keys(e).filter((k) => !FIELDS.includes(k));
-    if (unknown.length > 0)
-      return fail(`unknown field ${JSON.stringify(unknown[0])}`, `fields: ${FIELDS.join(', ')}`);
-    const str = (k: string): string | undefined =>
-      typeof e[k] === 'string' ? (e[k] as string) : undefined;
-    const client = str('client');
-    if (client === undefined)
-      return fail('client is required (a matrix column, e.g. sa:booksapp/web)');
-    const expect = e.expect === 404 ? '404' : str('expect');
-    if (expect === undefined || !EXPECTED.includes(expect))
-      return fail(`expect must be one of ${EXPECTED.join(', ')}`);
-    const server = str('server');
-    const pod = str('pod');
-    if ((server === undefined) === (pod === undefined))
-      return fail('give exactly one of server (ns/name) or pod (ns/name)');
-    const port = e.port;
-    if (
-      port !== undefined &&
-      !(typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535)
-    )
-      return fail('port must be a number from 1 to 65535');
-    let request: Expectation['request'];
-    if (e.request !== undefined) {
-      const m =
-        typeof e.request === 'string' ? /^([A-Za-z]+)\s+(\/\S*)$/.exec(e.request.trim()) : null;
-      if (m === null) return fail('request must look like "DELETE /authors/1"');
-      request = { method: (m[1] as string).toUpperCase(), path: m[2] as string };
-    }
-    const route = str('route');
-    if (route !== undefined && request !== undefined)
-      return fail('give route or request, not both');
-    if (expect === '404' && request === undefined) return fail('expect: 404 needs a request');
-    const shown = [
-      client,
-      '→',
-      server ?? `${pod ?? ''}${port === undefined ? '' : `:${String(port)}`}`,
-      route === undefined ? '' : `route ${route}`,
-      request === undefined ? '' : `${request.method} ${request.path}`,
-    ]
-      .filter((x) => x !== '')
-      .join(' ');
-    expectations.push({
-      client,
-      ...(server === undefined ? {} : { server }),
-      ...(pod === undefined ? {} : { pod: normalizePodRef(pod) }),
-      ...(typeof port === 'number' ? { port } : {}),
-      ...(route === undefined ? {} : { route }),
-      ...(request === undefined ? {} : { request }),
-      expect: expect as Expected,
-      file,
-      line,
-      text: shown,
-    });
+    const read = readEntry(entry, i, file, line);
+    if ('problem' in read) diagnostics.push(invalid(file, line, read.problem, read.hint));
+    else expectations.push(read);
   });
   return { expectations, diagnostics };
 }

@@ -13,11 +13,17 @@ import type {
   RejectedObject,
 } from '../types.js';
 import type { ReadContext } from './read-context.js';
+import type { EgressNetwork, OutboundRoute, Service } from '../outbound/types.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
 
 /** The resources being collected: every list writable, rate limits always present. */
-export type Collected = Mutable<PolicyResources> & { rateLimitPolicies: RateLimitPolicy[] };
+export type Collected = Mutable<PolicyResources> & {
+  rateLimitPolicies: RateLimitPolicy[];
+  services: Service[];
+  egressNetworks: EgressNetwork[];
+  outboundRoutes: OutboundRoute[];
+};
 
 /** Where an identity was first defined, and whether that definition was kept. */
 interface Slot {
@@ -41,6 +47,9 @@ export class ResourceCollector {
     timeoutPolicies: [],
     headerRewritePolicies: [],
     rateLimitPolicies: [],
+    services: [],
+    egressNetworks: [],
+    outboundRoutes: [],
   };
   readonly problems: PolicyProblem[] = [];
   readonly rejected: RejectedObject[] = [];

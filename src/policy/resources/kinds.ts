@@ -22,6 +22,10 @@ export const SUPPORTED_VERSIONS: Readonly<Record<string, string>> = {
   GRPCRoute: 'gateway.networking.k8s.io/v1 (or v1alpha2)',
   HTTPLocalRateLimitPolicy: 'policy.linkerd.io/v1alpha1',
   ExternalWorkload: 'workload.linkerd.io/v1beta1 (or v1alpha1)',
+  Service: 'v1',
+  EgressNetwork: 'policy.linkerd.io/v1alpha1',
+  TLSRoute: 'gateway.networking.k8s.io/v1alpha2 (or v1alpha3)',
+  TCPRoute: 'gateway.networking.k8s.io/v1alpha2',
   HttpRouteGroup: EXTENSION,
   HttpRouteBinding: EXTENSION,
   HttpRouteClass: EXTENSION,
@@ -42,6 +46,10 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   GRPCRoute: ['gateway.networking.k8s.io'],
   HTTPLocalRateLimitPolicy: ['policy.linkerd.io'],
   ExternalWorkload: ['workload.linkerd.io'],
+  Service: [''],
+  EgressNetwork: ['policy.linkerd.io'],
+  TLSRoute: ['gateway.networking.k8s.io'],
+  TCPRoute: ['gateway.networking.k8s.io'],
   HttpRouteGroup: ['policy.labelwise.dev'],
   HttpRouteBinding: ['policy.labelwise.dev'],
   HttpRouteClass: ['policy.labelwise.dev'],
@@ -67,6 +75,7 @@ export function accepts(kind: string, apiVersion: string): boolean {
   switch (kind) {
     case 'Namespace':
     case 'Pod':
+    case 'Service':
       return apiVersion === 'v1';
     case 'Server':
     case 'AuthorizationPolicy':
@@ -75,12 +84,17 @@ export function accepts(kind: string, apiVersion: string): boolean {
     case 'ServerAuthorization':
     case 'HTTPLocalRateLimitPolicy':
     case 'ExternalWorkload':
+    case 'EgressNetwork':
       // Exactly the versions Linkerd's CRDs serve (src/policy/crds/).
       return hasLinkerdSchema(apiVersion, kind);
     case 'HTTPRoute':
       return hasLinkerdSchema(apiVersion, kind) || GATEWAY.test(apiVersion);
     case 'GRPCRoute':
       return GATEWAY.test(apiVersion);
+    case 'TLSRoute':
+      return /^gateway\.networking\.k8s\.io\/v1alpha[23]$/.test(apiVersion);
+    case 'TCPRoute':
+      return apiVersion === 'gateway.networking.k8s.io/v1alpha2';
     case 'HttpRouteGroup':
     case 'HttpRouteBinding':
     case 'HttpRouteClass':

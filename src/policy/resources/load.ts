@@ -4,7 +4,13 @@
  * CRD for its version, and sort the result so the output never depends on file order.
  */
 import { pushAll } from '../../base/index.js';
-import type { ObjectMeta, PolicyProblem, PolicyResources } from '../types.js';
+import {
+  readEgressNetwork,
+  readOutboundHttpRoute,
+  readService,
+  readStreamRoute,
+} from '../outbound/read-outbound.js';
+import type { HttpRoute, ObjectMeta, PolicyProblem, PolicyResources } from '../types.js';
 import { checkLinkerdSchema } from './check-crd.js';
 import { ResourceCollector } from './collector.js';
 import type { Collected } from './collector.js';
@@ -227,7 +233,14 @@ function readByKind(ctx: ReadContext, meta: ObjectMeta, out: Collected): (() => 
       return keep(out.servers, readServer(ctx, meta));
     case 'HTTPRoute':
     case 'GRPCRoute':
-      return keep(out.routes, readRoute(ctx, meta, kind));
+      return keepRoute(ctx, out, readRoute(ctx, meta, kind));
+    case 'TLSRoute':
+    case 'TCPRoute':
+      return keep(out.outboundRoutes, readStreamRoute(ctx, meta, kind));
+    case 'Service':
+      return keep(out.services, readService(ctx, meta));
+    case 'EgressNetwork':
+      return keep(out.egressNetworks, readEgressNetwork(ctx, meta));
     case 'AuthorizationPolicy':
       return keep(out.authorizationPolicies, readAuthorizationPolicy(ctx, meta));
     case 'MeshTLSAuthentication':
@@ -250,6 +263,20 @@ function readByKind(ctx: ReadContext, meta: ObjectMeta, out: Collected): (() => 
       // Deployments, StatefulSets, …: their pod template, as the pods they create.
       return keep(out.pods, readWorkload(ctx, meta));
   }
+}
+
+/** An HTTPRoute or GRPCRoute is read for inbound, then for outbound when it has such a parent. */
+function keepRoute(
+  ctx: ReadContext,
+  out: Collected,
+  route: HttpRoute | undefined,
+): (() => void) | undefined {
+  if (route === undefined) return undefined;
+  const outbound = readOutboundHttpRoute(ctx, route);
+  return () => {
+    out.routes.push(route);
+    if (outbound !== undefined) out.outboundRoutes.push(outbound);
+  };
 }
 
 function keep<T>(list: T[], value: T | undefined): (() => void) | undefined {

@@ -255,10 +255,8 @@ export function readNetworkAuthentication(
   return { meta, networks };
 }
 
-export function readServerAuthorization(
-  ctx: ReadContext,
-  meta: ObjectMeta,
-): ServerAuthorization | undefined {
+/** `spec.server`: exactly one of `name` or `selector` (a selector over Server labels). */
+function readServerRef(ctx: ReadContext): ServerAuthorization['server'] | undefined {
   const serverName = ctx.string(['spec', 'server', 'name'], { nonEmpty: true });
   const hasSelector = ctx.get(['spec', 'server', 'selector']) !== undefined;
   if ((serverName === undefined) === !hasSelector) {
@@ -268,16 +266,70 @@ export function readServerAuthorization(
       'spec.server needs exactly one of name or selector',
     );
   }
-  let server: ServerAuthorization['server'] | undefined;
-  if (serverName !== undefined) server = { name: serverName };
-  else if (hasSelector) {
-    const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'server', 'selector']), {
-      path: 'spec.server.selector',
+  if (serverName !== undefined) return { name: serverName };
+  if (!hasSelector) return undefined;
+  const { selector, errors } = fromLabelSelector(ctx.get(['spec', 'server', 'selector']), {
+    path: 'spec.server.selector',
+  });
+  for (const error of errors)
+    ctx.fail('POLICY_INVALID_SELECTOR', ['spec', 'server', 'selector'], error.message);
+  return selector === undefined ? undefined : { selector };
+}
+
+type MeshTLSClient = NonNullable<ServerAuthorization['client']['meshTLS']>;
+
+/**
+ * `spec.client.meshTLS`, with why Linkerd's index drops it when it names nobody (admission lets
+ * such a block through).
+ */
+function readMeshTLSClient(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): { meshTLS: MeshTLSClient; droppedBecause?: string } {
+  const base = ['spec', 'client', 'meshTLS'];
+  const serviceAccounts: ServiceAccountRef[] = [];
+  (ctx.list([...base, 'serviceAccounts']) ?? []).forEach((_, i) => {
+    const name = ctx.string([...base, 'serviceAccounts', i, 'name'], {
+      required: true,
+      nonEmpty: true,
     });
-    for (const error of errors)
-      ctx.fail('POLICY_INVALID_SELECTOR', ['spec', 'server', 'selector'], error.message);
-    if (selector !== undefined) server = { selector };
-  }
+    const namespace = ctx.string([...base, 'serviceAccounts', i, 'namespace']) ?? meta.namespace;
+    if (name !== undefined) serviceAccounts.push({ name, namespace });
+  });
+  const unauthenticatedTLS = ctx.boolean([...base, 'unauthenticatedTLS']) ?? false;
+  const identities = readIdentities(ctx, [...base, 'identities']);
+  identities.forEach((identity, i) => {
+    // The ServerAuthorization CRD's pattern admits DNS-like identities only.
+    if (identity.startsWith('spiffe://'))
+      ctx.fail(
+        'POLICY_INVALID_IDENTITY',
+        [...base, 'identities', i],
+        `${JSON.stringify(identity)}: a ServerAuthorization's meshTLS.identities are DNS-like names, not SPIFFE IDs`,
+        'use a MeshTLSAuthentication with an AuthorizationPolicy for SPIFFE IDs',
+      );
+  });
+  const named = identities.length + serviceAccounts.length;
+  if (unauthenticatedTLS && named > 0)
+    ctx.fail(
+      'POLICY_INVALID_CLIENT',
+      [...base, 'unauthenticatedTLS'],
+      'unauthenticatedTLS must be false when identities or serviceAccounts are set',
+    );
+  const meshTLS = { unauthenticatedTLS, identities, serviceAccounts };
+  return !unauthenticatedTLS && named === 0
+    ? {
+        meshTLS,
+        droppedBecause:
+          'its meshTLS block names no identities or serviceAccounts (it authorizes no clients)',
+      }
+    : { meshTLS };
+}
+
+export function readServerAuthorization(
+  ctx: ReadContext,
+  meta: ObjectMeta,
+): ServerAuthorization | undefined {
+  const server = readServerRef(ctx);
   ctx.record(['spec', 'client'], { required: true });
   const networks = readNetworks(ctx, ['spec', 'client', 'networks'], false);
   const unauthenticated = ctx.boolean(['spec', 'client', 'unauthenticated']) ?? false;
@@ -295,40 +347,11 @@ export function readServerAuthorization(
     !unauthenticated && mesh === undefined
       ? 'its client sets neither unauthenticated nor meshTLS (no client authentication configured)'
       : undefined;
-  let meshTLS: NonNullable<ServerAuthorization['client']['meshTLS']> | undefined;
+  let meshTLS: MeshTLSClient | undefined;
   if (mesh !== undefined) {
-    const base = ['spec', 'client', 'meshTLS'];
-    const serviceAccounts: ServiceAccountRef[] = [];
-    (ctx.list([...base, 'serviceAccounts']) ?? []).forEach((_, i) => {
-      const name = ctx.string([...base, 'serviceAccounts', i, 'name'], {
-        required: true,
-        nonEmpty: true,
-      });
-      const namespace = ctx.string([...base, 'serviceAccounts', i, 'namespace']) ?? meta.namespace;
-      if (name !== undefined) serviceAccounts.push({ name, namespace });
-    });
-    const unauthenticatedTLS = ctx.boolean([...base, 'unauthenticatedTLS']) ?? false;
-    const identities = readIdentities(ctx, [...base, 'identities']);
-    identities.forEach((identity, i) => {
-      // The ServerAuthorization CRD's pattern admits DNS-like identities only.
-      if (identity.startsWith('spiffe://'))
-        ctx.fail(
-          'POLICY_INVALID_IDENTITY',
-          [...base, 'identities', i],
-          `${JSON.stringify(identity)}: a ServerAuthorization's meshTLS.identities are DNS-like names, not SPIFFE IDs`,
-          'use a MeshTLSAuthentication with an AuthorizationPolicy for SPIFFE IDs',
-        );
-    });
-    if (unauthenticatedTLS && identities.length + serviceAccounts.length > 0)
-      ctx.fail(
-        'POLICY_INVALID_CLIENT',
-        [...base, 'unauthenticatedTLS'],
-        'unauthenticatedTLS must be false when identities or serviceAccounts are set',
-      );
-    if (!unauthenticatedTLS && identities.length + serviceAccounts.length === 0)
-      droppedBecause =
-        'its meshTLS block names no identities or serviceAccounts (it authorizes no clients)';
-    meshTLS = { unauthenticatedTLS, identities, serviceAccounts };
+    const read = readMeshTLSClient(ctx, meta);
+    meshTLS = read.meshTLS;
+    droppedBecause = read.droppedBecause ?? droppedBecause;
   }
   if (server === undefined || ctx.problems.length > 0) return undefined;
   return {

@@ -26,6 +26,8 @@ import type {
   RouteMatchSpec,
   RouteRule,
 } from '../types.js';
+import { packScore, packable, packableRequest } from './packed-score.js';
+import { PrefixTrie } from './prefix-trie.js';
 import type { PolicyRequest } from './request.js';
 
 export type RouteKind = 'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup';
@@ -329,13 +331,17 @@ export class RouteTable {
   readonly routes: readonly CompiledRoute[];
   private readonly entries: Entry[] = [];
   private readonly exact = new Map<string, Entry[]>();
-  private readonly prefix = new Map<string, Entry[]>();
+  private readonly prefix = new PrefixTrie<Entry>();
+  /** PathPrefix `/` (every request) and prefixes that trim to nothing (`//`). */
+  private readonly rootPrefix: Entry[] = [];
   private readonly patterns: Entry[] = [];
   private readonly orders = new Map<CompiledRoute, number>();
   private readonly templates = new TemplateRouter<{ route: CompiledRoute; order: number }>();
   private readonly templateRoutes: { route: CompiledRoute; order: number }[] = [];
   /** Some template route has header or query matches: `find` may need the slow path. */
   private constrained = false;
+  /** Every match's score fits `packed-score.ts`: `find` compares numbers, not arrays. */
+  private readonly packable: boolean;
 
   constructor(routes: readonly CompiledRoute[]) {
     this.routes = [...routes].sort(compareRoutes);
@@ -355,12 +361,18 @@ export class RouteTable {
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
           else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
-          else if (spec.path.type === 'PathPrefix')
-            push(this.prefix, spec.path.value === '/' ? '/' : trimSlashes(spec.path.value), entry);
-          else this.patterns.push(entry);
+          else if (spec.path.type === 'PathPrefix') {
+            const trimmed = spec.path.value === '/' ? '' : trimSlashes(spec.path.value);
+            if (trimmed === '') this.rootPrefix.push(entry);
+            else this.prefix.add(trimmed, entry);
+          } else this.patterns.push(entry);
         }),
       );
     });
+    this.packable = packable(
+      this.entries.map((e) => e.spec),
+      this.routes.map((r) => r.hostnames),
+    );
   }
 
   /**
@@ -369,22 +381,30 @@ export class RouteTable {
    */
   find(request: PolicyRequest, precedence: Precedence, considered?: Considered[]): RouteHit | null {
     // One holder per lookup instead of a closure: cheaper, and no per-call function object.
-    const state: Best = { entry: undefined, score: undefined, request, precedence, considered };
+    const fast =
+      this.packable &&
+      precedence === 'linkerd' &&
+      considered === undefined &&
+      packableRequest(request);
+    const state: Best = {
+      entry: undefined,
+      score: undefined,
+      packed: -1,
+      fast,
+      request,
+      precedence,
+      considered,
+    };
     const exact = this.exact.get(request.path);
-    if (exact !== undefined) consider(state, exact);
-    const root = this.prefix.get('/');
-    if (root !== undefined) consider(state, root);
-    if (this.prefix.size > (root === undefined ? 0 : 1)) {
-      const trimmed = trimSlashes(request.path);
-      const empty = this.prefix.get('');
-      if (empty !== undefined) consider(state, empty);
-      for (let i = 1; i <= trimmed.length; i++) {
-        if (i < trimmed.length && trimmed.charCodeAt(i) !== 47) continue;
-        const list = this.prefix.get(i === trimmed.length ? trimmed : trimmed.slice(0, i));
-        if (list !== undefined) consider(state, list);
-      }
-    }
+    if (exact !== undefined) consider(state, exact, request.path.length);
+    if (this.rootPrefix.length > 0) consider(state, this.rootPrefix);
+    this.prefix.forEachMatch(trimSlashes(request.path), state, consider);
     if (this.patterns.length > 0) consider(state, this.patterns);
+    if (fast && state.entry !== undefined) {
+      // Only the winner's score is built as an array.
+      const host = hostRank(state.entry.route.hostnames, request.host) as readonly [number, number];
+      state.score = scoreMatch(state.entry.spec, request, host, precedence);
+    }
     const best =
       state.entry === undefined || state.score === undefined
         ? undefined
@@ -486,17 +506,27 @@ export class RouteTable {
 interface Best {
   entry: Entry | undefined;
   score: number[] | undefined;
+  /** Packed mode (`packed-score.ts`): the best candidate's packed score; -1 before any. */
+  packed: number;
+  readonly fast: boolean;
   readonly request: PolicyRequest;
   readonly precedence: Precedence;
   readonly considered: Considered[] | undefined;
 }
 
-/** Scores every entry of `list` and keeps the best in `state`. */
-function consider(state: Best, list: readonly Entry[]): void {
+/**
+ * Scores every entry of `list` and keeps the best in `state`. `matched`: the path length the
+ * entries are already known to match (exact and prefix lookups), or -1.
+ */
+function consider(state: Best, list: readonly Entry[], matched = -1): void {
   for (let i = 0; i < list.length; i++) {
     const entry = list[i] as Entry;
     const host = hostRank(entry.route.hostnames, state.request.host);
     if (host === undefined) continue;
+    if (state.fast) {
+      considerPacked(state, entry, host, matched);
+      continue;
+    }
     const score = scoreMatch(entry.spec, state.request, host, state.precedence);
     if (score === undefined) continue;
     state.considered?.push({ route: entry.route.name, rule: entry.rule, score });
@@ -508,6 +538,44 @@ function consider(state: Best, list: readonly Entry[]): void {
       state.entry = entry;
       state.score = score;
     }
+  }
+}
+
+/** `scoreMatch` for `linkerd` precedence, packed: the same order with no array per candidate. */
+function considerPacked(
+  state: Best,
+  entry: Entry,
+  host: readonly [number, number],
+  matched: number,
+): void {
+  const spec = entry.spec;
+  const request = state.request;
+  if (spec.method !== undefined && spec.method !== request.method) return;
+  const length = matched >= 0 ? matched : pathMatchLength(spec, request.path);
+  if (length < 0) return;
+  if (!valuesMatch(spec.headers, request.headers)) return;
+  if (!valuesMatch(spec.queryParams, request.query)) return;
+  const packed = packScore(
+    host[0],
+    host[1],
+    length,
+    spec.headers.length,
+    spec.queryParams.length,
+    spec.method === undefined ? 0 : 1,
+  );
+  const best = state.entry;
+  if (
+    best === undefined ||
+    packed > state.packed ||
+    (packed === state.packed &&
+      (entry.order !== best.order
+        ? entry.order < best.order
+        : entry.rule !== best.rule
+          ? entry.rule < best.rule
+          : entry.match < best.match))
+  ) {
+    state.entry = entry;
+    state.packed = packed;
   }
 }
 

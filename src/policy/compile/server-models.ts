@@ -1,0 +1,273 @@
+/**
+ * What a Server compiles to, once per Server: its own authorizations (accessPolicy,
+ * ServerAuthorizations, AuthorizationPolicies on it or its Namespace, `localhost`), its attached
+ * and extension routes with their policies, timeouts and rewrites, and its rate limit. The
+ * per-pod, per-port view is `model.ts`.
+ */
+import { compareText, pushAll } from '../../base/index.js';
+import { matches } from '../../selector/index.js';
+import { RouteTable, compareRoutes } from '../routes/route-table.js';
+import type { AppliedTimeout, CompiledRoute, IgnoredPolicy } from '../routes/route-table.js';
+import type {
+  ClusterSettings,
+  HeaderRewritePolicy,
+  HttpRoute,
+  PolicyResources,
+  ProxyProtocol,
+  Server,
+  ServerAuthorization,
+  TimeoutPolicy,
+} from '../types.js';
+import type { Attachments, ExtensionRoute } from './attachments.js';
+import { compileServerAuthorization, defaultPolicyAuthorization } from './authorizations.js';
+import type { Authorization } from './authorizations.js';
+import { defaultGrpcRoute } from './default-routes.js';
+import { key } from './object-key.js';
+import type { PolicyIndex } from './policy-index.js';
+import { rateLimitFor } from './rate-limits.js';
+import type { CompiledRateLimit } from './rate-limits.js';
+
+export interface ServerModel {
+  readonly authorizations: readonly Authorization[];
+  readonly ignored: readonly IgnoredPolicy[];
+  /**
+   * Attached routes of every kind. The table holds the kind the protocol serves; without any,
+   * default/probe are synthesised (a gRPC Server gets the default gRPC route).
+   */
+  readonly routes: readonly CompiledRoute[];
+  readonly table?: RouteTable;
+  readonly rateLimit?: CompiledRateLimit;
+}
+
+/** The compiled Servers of one model, each built on first use. */
+export class ServerModels {
+  private readonly serverModels = new Map<string, ServerModel>();
+
+  constructor(
+    private readonly resources: PolicyResources,
+    private readonly settings: ClusterSettings,
+    private readonly attachments: Attachments,
+    private readonly policies: PolicyIndex,
+    private readonly localhost: Authorization,
+  ) {}
+
+  /**
+   * ServerAuthorizations that may select a Server: those naming it, and the namespace's
+   * selector-based ones. Indexed on first use: a scan of every ServerAuthorization per Server is
+   * quadratic (6,000 Servers with one ServerAuthorization each in one namespace).
+   */
+  private serverAuthorizationIndex?: {
+    byName: Map<string, ServerAuthorization[]>;
+    bySelector: Map<string, ServerAuthorization[]>;
+  };
+
+  private serverAuthorizationsFor(server: Server): ServerAuthorization[] {
+    let index = this.serverAuthorizationIndex;
+    if (index === undefined) {
+      index = { byName: new Map(), bySelector: new Map() };
+      for (const sa of this.resources.serverAuthorizations) {
+        const [map, k] =
+          'name' in sa.server
+            ? [index.byName, key(sa.meta.namespace, sa.server.name)]
+            : [index.bySelector, sa.meta.namespace];
+        const list = map.get(k);
+        if (list === undefined) map.set(k, [sa]);
+        else list.push(sa);
+      }
+      this.serverAuthorizationIndex = index;
+    }
+    return [
+      ...(index.byName.get(key(server.meta.namespace, server.meta.name)) ?? []),
+      ...(index.bySelector.get(server.meta.namespace) ?? []),
+    ];
+  }
+
+  /** Server-level authorizations and attached routes, computed once per Server. */
+  serverModel(server: Server): ServerModel {
+    const serverKey = key(server.meta.namespace, server.meta.name);
+    const cached = this.serverModels.get(serverKey);
+    if (cached !== undefined) return cached;
+    const { authorizations, ignored } = this.serverAuthorizationList(server);
+    const served = servedRouteKind(server.proxyProtocol);
+    const routes: CompiledRoute[] = this.attachments
+      .routesOf(server)
+      .map((route) => this.attachedRoute(server, route));
+    for (const ext of this.attachments.extensionRoutesOf(server))
+      routes.push(this.extensionRoute(server, ext));
+    // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
+    // on the others; routes of the other kind stay attached but are never consulted.
+    const servedRoutes = routes.filter(
+      (r) => r.kind === served || (r.kind === 'HttpRouteGroup' && served === 'HTTPRoute'),
+    );
+    const rateLimit =
+      served === 'HTTPRoute'
+        ? rateLimitFor(this.resources.rateLimitPolicies ?? [], server, this.settings)
+        : undefined;
+    const limit = rateLimit === undefined ? {} : { rateLimit };
+    let model: ServerModel =
+      servedRoutes.length === 0
+        ? { authorizations, ignored, routes, ...limit }
+        : { authorizations, ignored, routes, table: new RouteTable(servedRoutes), ...limit };
+    if (servedRoutes.length === 0 && served === 'GRPCRoute') {
+      const grpc = defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, []));
+      model = { ...model, table: new RouteTable([grpc]) };
+    }
+    this.serverModels.set(serverKey, model);
+    return model;
+  }
+
+  /**
+   * A Server's own authorizations: its accessPolicy, the ServerAuthorizations selecting it,
+   * AuthorizationPolicies on it or its Namespace — by name, `localhost` last — and the dropped
+   * policies that target it.
+   */
+  private serverAuthorizationList(server: Server): {
+    authorizations: Authorization[];
+    ignored: IgnoredPolicy[];
+  } {
+    const ns = server.meta.namespace;
+    const authorizations: Authorization[] = [];
+    const access = defaultPolicyAuthorization(server.accessPolicy, this.settings);
+    if (access !== undefined) authorizations.push(access);
+    for (const sa of this.serverAuthorizationsFor(server)) {
+      if (sa.droppedBecause !== undefined) continue; // Linkerd's index drops it
+      const selects =
+        'name' in sa.server
+          ? sa.server.name === server.meta.name
+          : matches(sa.server.selector, server.meta.labels);
+      if (selects) authorizations.push(compileServerAuthorization(sa, this.settings));
+    }
+    pushAll(authorizations, this.policies.authorizations(ns, 'Server', server.meta.name));
+    pushAll(authorizations, this.policies.authorizations(ns, 'Namespace', ns));
+    authorizations.sort((a, b) => compareText(a.name, b.name));
+    authorizations.push(this.localhost);
+    const ignored = [
+      ...this.policies.ignored(ns, 'Server', server.meta.name),
+      ...this.policies.ignored(ns, 'Namespace', ns),
+    ];
+    return { authorizations, ignored };
+  }
+
+  /** An accepted HTTPRoute or GRPCRoute with its own and its classes' policies. */
+  private attachedRoute(server: Server, route: HttpRoute): CompiledRoute {
+    const labels = route.meta.labels;
+    const classes = this.attachments.classesMatching(server, labels);
+    const targets = [
+      ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+      [route.kind, route.meta.name] as const,
+    ];
+    return {
+      name: route.meta.name,
+      kind: route.kind,
+      created: route.meta.created,
+      hostnames: route.hostnames,
+      rules: route.rules,
+      labels,
+      authorizations: dedupe([
+        ...this.policies.authorizations(
+          route.meta.namespace,
+          route.kind,
+          route.meta.name,
+          route.group,
+        ),
+        ...classes.flatMap((c) =>
+          this.policies.authorizations(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+        ),
+      ]),
+      ...nonEmpty([
+        ...this.policies.ignored(route.meta.namespace, route.kind, route.meta.name, route.group),
+        ...classes.flatMap((c) =>
+          this.policies.ignored(c.meta.namespace, 'HttpRouteClass', c.meta.name),
+        ),
+      ]),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      at: route.meta.at,
+    };
+  }
+
+  private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
+    const classes = this.attachments.classesMatching(server, ext.labels);
+    const ns = server.meta.namespace;
+    const targets = [
+      ['HttpRouteBinding', ext.binding.meta.name] as const,
+      ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
+    ];
+    return {
+      name: `${ext.group}:${ext.methods[0] ?? '*'} ${ext.template.text}`,
+      kind: 'HttpRouteGroup',
+      created: ext.binding.meta.created,
+      hostnames: [],
+      rules: [{ matches: [], filters: [] }],
+      labels: ext.labels,
+      authorizations: dedupe(
+        targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
+      ),
+      ...nonEmpty(targets.flatMap(([kind, name]) => this.policies.ignored(ns, kind, name))),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      template: {
+        template: ext.template,
+        methods: ext.methods,
+        headers: ext.headers,
+        queryParams: ext.queryParams,
+        binding: ext.binding.meta.name,
+        group: ext.group,
+        index: ext.index,
+      },
+      at: ext.at,
+    };
+  }
+
+  timeoutsFor(
+    server: Server,
+    targets: readonly (readonly [TimeoutPolicy['target']['kind'], string])[],
+  ): AppliedTimeout[] {
+    const ns = server.meta.namespace;
+    const policies = [
+      ...this.attachments.timeouts(ns, 'Server', server.meta.name),
+      ...targets.flatMap(([kind, name]) => this.attachments.timeouts(ns, kind, name)),
+    ];
+    return [...new Set(policies)].map((p) => ({
+      source: `timeoutpolicy/${p.meta.name}`,
+      timeout: p.timeout,
+      ms: p.ms,
+    }));
+  }
+
+  rewritesFor(
+    server: Server,
+    targets: readonly (readonly [HeaderRewritePolicy['target']['kind'], string])[],
+  ): HeaderRewritePolicy[] {
+    const ns = server.meta.namespace;
+    const policies = [
+      ...this.attachments.rewrites(ns, 'Server', server.meta.name),
+      ...targets.flatMap(([kind, name]) => this.attachments.rewrites(ns, kind, name)),
+    ];
+    return [...new Set(policies)].sort((a, b) =>
+      compareRoutes(
+        { created: a.meta.created, name: a.meta.name },
+        { created: b.meta.created, name: b.meta.name },
+      ),
+    );
+  }
+}
+
+/** The route kind the proxy serves for a protocol; undefined when routes do not apply. */
+export function servedRouteKind(protocol: ProxyProtocol): 'HTTPRoute' | 'GRPCRoute' | undefined {
+  if (protocol === 'gRPC') return 'GRPCRoute';
+  if (protocol === 'opaque' || protocol === 'TLS') return undefined;
+  return 'HTTPRoute';
+}
+
+/** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */
+function nonEmpty(list: IgnoredPolicy[]): { ignored?: IgnoredPolicy[] } {
+  const unique = [...new Map(list.map((i) => [i.name, i])).values()].sort((a, b) =>
+    compareText(a.name, b.name),
+  );
+  return unique.length === 0 ? {} : { ignored: unique };
+}
+
+function dedupe(list: Authorization[]): Authorization[] {
+  return [...new Set(list)].sort((a, b) => compareText(a.name, b.name));
+}
