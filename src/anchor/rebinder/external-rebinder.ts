@@ -22,6 +22,7 @@ import {
   shortId,
 } from './follow-rules.js';
 import type { FollowContainer, FollowNetwork, Membership } from './follow-rules.js';
+import { errorText, RetryingStream } from './event-stream.js';
 
 /** A Docker network event for any network; the rebinder keeps those of its network's name. */
 export interface NetworkEvent {
@@ -70,15 +71,10 @@ export interface ExternalRebinderDeps {
 
 type SettleOutcome = 'ready' | 'timed-out' | 'aborted' | 'cancelled';
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class ExternalRebinder {
   private parked = false;
   private queue: Promise<void> = Promise.resolve();
-  private stream: { stop(): void } | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly events: RetryingStream<NetworkEvent>;
   private readonly sleepers = new Set<() => void>();
   private stopped = false;
   private readonly settle: SettleTimings;
@@ -90,6 +86,13 @@ export class ExternalRebinder {
     private readonly deps: ExternalRebinderDeps,
   ) {
     this.settle = deps.settle ?? DEFAULT_SETTLE;
+    this.events = new RetryingStream({
+      open: (onEvent, onEnd) => deps.docker.watchNetworks(onEvent, onEnd),
+      onEvent: (event) => void this.enqueue(() => this.handle(event)),
+      logger: deps.logger,
+      failureMessage: 'rebinder event stream error, retrying',
+      retryDelayMs: deps.retryDelayMs,
+    });
   }
 
   /** Whether the follower is released and waiting to be reattached. */
@@ -115,14 +118,13 @@ export class ExternalRebinder {
       'external-rebinder starting',
     );
     await this.enqueue(() => this.bootstrapRecheck());
-    await this.subscribe();
+    await this.events.subscribe();
   }
 
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    clearTimeout(this.retryTimer);
-    this.stream?.stop();
+    this.events.stop();
     for (const wake of this.sleepers) wake();
     await this.queue;
     this.resolveDone(0);
@@ -145,26 +147,6 @@ export class ExternalRebinder {
       const timer = setTimeout(wake, ms);
       this.sleepers.add(wake);
     });
-  }
-
-  private async subscribe(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      this.stream = await this.deps.docker.watchNetworks(
-        (event) => void this.enqueue(() => this.handle(event)),
-        (error) => this.streamFailed(error),
-      );
-      if (this.stopped) this.stream.stop();
-    } catch (error) {
-      this.streamFailed(error);
-    }
-  }
-
-  private streamFailed(error: unknown): void {
-    if (this.stopped) return;
-    this.stream = undefined;
-    this.deps.logger.warn({ err: errorText(error) }, 'rebinder event stream error, retrying');
-    this.retryTimer = setTimeout(() => void this.subscribe(), this.deps.retryDelayMs ?? 2000);
   }
 
   /** One network event of the followed name. */

@@ -13,6 +13,7 @@ import { durationText } from './rebinder-config.js';
 import type { WrapRebinderConfig } from './rebinder-config.js';
 import { buildTargetPool, driftedAnchors, onStart } from './wrap-target-pool.js';
 import type { StartEvent, TargetPool, WrapContainer } from './wrap-target-pool.js';
+import { errorText, RetryingStream } from './event-stream.js';
 
 /** The Docker calls the rebinder makes; the real one is in io/wrap-rebinder-docker.ts. */
 export interface WrapRebinderPort {
@@ -41,17 +42,12 @@ export interface WrapRebinderDeps {
 /** Two recreates of one anchor for one owner within this window are one (anchord: 1 s). */
 export const RAPID_RECREATE_WINDOW_MS = 1000;
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class WrapRebinder {
   private pool: TargetPool = new Map();
   private readonly lastRecreatedAt = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
   private pollTimer: NodeJS.Timeout | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private stream: { stop(): void } | undefined;
+  private readonly events: RetryingStream<StartEvent>;
   private stopped = false;
   private resolveDone!: (code: number) => void;
   /** Resolves with the exit code (0) once {@link stop} has run. */
@@ -60,7 +56,15 @@ export class WrapRebinder {
   constructor(
     private readonly config: WrapRebinderConfig,
     private readonly deps: WrapRebinderDeps,
-  ) {}
+  ) {
+    this.events = new RetryingStream({
+      open: (onEvent, onEnd) => deps.docker.watchStarts(onEvent, onEnd),
+      onEvent: (event) => void this.enqueue(() => this.handleStart(event)),
+      logger: deps.logger,
+      failureMessage: 'wrap-rebinder event stream error, retrying',
+      retryDelayMs: deps.retryDelayMs,
+    });
+  }
 
   /** The pool as the rebinder holds it now: owner name → wrap-anchor IDs. */
   targets(): TargetPool {
@@ -84,7 +88,7 @@ export class WrapRebinder {
       () => void this.enqueue(() => this.enumerateAndRecheck('poll')),
       this.config.pollIntervalMs,
     );
-    await this.subscribe();
+    await this.events.subscribe();
   }
 
   /** Stops the stream and the timer, lets a step under way finish, and resolves `done`. */
@@ -92,8 +96,7 @@ export class WrapRebinder {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.pollTimer);
-    clearTimeout(this.retryTimer);
-    this.stream?.stop();
+    this.events.stop();
     await this.queue;
     this.resolveDone(0);
   }
@@ -106,26 +109,6 @@ export class WrapRebinder {
   private enqueue(step: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(() => (this.stopped ? undefined : step()));
     return this.queue;
-  }
-
-  private async subscribe(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      this.stream = await this.deps.docker.watchStarts(
-        (event) => void this.enqueue(() => this.handleStart(event)),
-        (error) => this.streamFailed(error),
-      );
-      if (this.stopped) this.stream.stop();
-    } catch (error) {
-      this.streamFailed(error);
-    }
-  }
-
-  private streamFailed(error: unknown): void {
-    if (this.stopped) return;
-    this.stream = undefined;
-    this.deps.logger.warn({ err: errorText(error) }, 'wrap-rebinder event stream error, retrying');
-    this.retryTimer = setTimeout(() => void this.subscribe(), this.deps.retryDelayMs ?? 2000);
   }
 
   /** A start event: recreate the anchors of a pooled owner, then re-enumerate for a sibling. */
