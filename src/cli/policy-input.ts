@@ -19,6 +19,7 @@ import type {
   PolicyResources,
   SettingsInput,
 } from '../policy/index.js';
+import { POLICY_SETTING_KEYS } from '../repo/index.js';
 import type { CliIO } from './io.js';
 
 export interface SettingsFlags {
@@ -66,14 +67,6 @@ export function settingsOptions(command: Command): Command {
     .option('--json', 'print JSON on stdout');
 }
 
-const SETTING_KEYS = [
-  'defaultPolicy',
-  'clusterNetworks',
-  'probeNetworks',
-  'identityDomain',
-  'controlPlaneNamespace',
-] as const;
-
 /** A settings file is a few lines; more than this is not one (and `/dev/zero` never ends). */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
@@ -111,10 +104,10 @@ export async function readSettings(flags: SettingsFlags, io: CliIO): Promise<Set
       });
     }
     for (const [k, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
-      if (!(SETTING_KEYS as readonly string[]).includes(k)) {
+      if (!(POLICY_SETTING_KEYS as readonly string[]).includes(k)) {
         throw new LabelwiseError('POLICY_INVALID_SETTING', `unknown setting ${JSON.stringify(k)}`, {
           source: { file: flags.settings, path: k },
-          hint: `known settings: ${SETTING_KEYS.join(', ')}`,
+          hint: `known settings: ${POLICY_SETTING_KEYS.join(', ')}`,
         });
       }
       const ok =

@@ -30,7 +30,8 @@ export interface PolicyConfig {
 
 type Problem = (path: (string | number)[], message: string) => void;
 
-const SETTING_KEYS = [
+/** The keys a policy settings mapping may hold, in `labelwise.yaml` and in a `--settings` file. */
+export const POLICY_SETTING_KEYS = [
   'defaultPolicy',
   'clusterNetworks',
   'probeNetworks',
@@ -88,10 +89,10 @@ function settings(
   const out: Record<string, string | readonly string[]> = {};
   for (const [key, value] of Object.entries(entry)) {
     const path = ['policy', 'settings', key];
-    if (!(SETTING_KEYS as readonly string[]).includes(key))
+    if (!(POLICY_SETTING_KEYS as readonly string[]).includes(key))
       problem(
         path,
-        `unknown setting ${JSON.stringify(key)}; expected one of ${SETTING_KEYS.join(', ')}`,
+        `unknown setting ${JSON.stringify(key)}; expected one of ${POLICY_SETTING_KEYS.join(', ')}`,
       );
     else if (typeof value === 'string') out[key] = value;
     else if (

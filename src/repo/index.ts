@@ -17,6 +17,7 @@ export {
   readRepoConfig,
 } from './config.js';
 export type { PartPaths, RepoConfig } from './config.js';
+export { POLICY_SETTING_KEYS } from './config-policy.js';
 export { compareBuilds } from './diff/compare.js';
 export type { Side } from './diff/compare.js';
 export type { RepoDiff } from './diff/model.js';
