@@ -5,16 +5,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError, escapeControl } from '../base/index.js';
+import { LabelwiseError } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import { mergeShards, readShardOutput, shortDigest } from '../fleet/index.js';
 import type { MergedShards } from '../fleet/index.js';
 import type { Command } from 'commander';
-import { EXAMPLES, colourProblem } from './fleet-support.js';
+import { EXAMPLES, colourProblem, hostsTable } from './fleet-support.js';
 import type { JsonFlag } from './fleet-support.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
-import { printJson, renderTable } from './output.js';
+import { printJson } from './output.js';
 import { configureSubcommand } from './program.js';
 
 async function readShard(io: CliIO, name: string): Promise<string> {
@@ -47,15 +47,7 @@ function printMergedText(io: CliIO, merged: MergedShards): void {
     return;
   }
   const manifests = merged.json.hosts as { host: string; digest: string; resources: unknown[] }[];
-  io.stdout(
-    renderTable(
-      manifests.map((m) => [
-        escapeControl(m.host, true),
-        m.digest,
-        `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
-      ]),
-    ),
-  );
+  io.stdout(hostsTable(manifests));
   io.stdout(`${from}: ${manifests.length} host${manifests.length === 1 ? '' : 's'}\n`);
 }
 

@@ -22,6 +22,19 @@ export function show(value: DesiredValue): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** One row a resolved host: its name, manifest digest and resource count. */
+export function hostsTable(
+  manifests: readonly { host: string; digest: string; resources: readonly unknown[] }[],
+): string {
+  return renderTable(
+    manifests.map((m) => [
+      escapeControl(m.host, true),
+      m.digest,
+      `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
+    ]),
+  );
+}
+
 export function colourProblem(io: CliIO, p: FleetProblem & { hosts?: readonly string[] }): string {
   return paintDiagnostic(fleetDiagnostic(p), io);
 }

@@ -4,7 +4,7 @@
  * core and prints text or `--json`. Problems print as `path:line: message`, paths relative to the
  * fleet root.
  */
-import { LabelwiseError, escapeControl } from '../base/index.js';
+import { LabelwiseError } from '../base/index.js';
 import {
   SCHEMA_VERSION,
   fleetDiagnosticsJson,
@@ -31,6 +31,7 @@ import type {
 import {
   EXAMPLES,
   colourProblem,
+  hostsTable,
   loadSource,
   reportLoadErrors,
   show,
@@ -203,15 +204,7 @@ function printResolvedHosts(io: CliIO, manifests: readonly HostManifest[]): void
   for (const m of manifests) {
     for (const p of m.problems) io.stderr(`${colourProblem(io, { ...p, host: m.host })}\n`);
   }
-  io.stdout(
-    renderTable(
-      manifests.map((m) => [
-        escapeControl(m.host, true),
-        m.digest,
-        `${m.resources.length} resource${m.resources.length === 1 ? '' : 's'}`,
-      ]),
-    ),
-  );
+  io.stdout(hostsTable(manifests));
 }
 
 /** One host's manifest: its layers, then each resource's desired state and edges. */
