@@ -12,7 +12,7 @@ import type { Labels, Selector } from '../../selector/index.js';
 import type { DockerEndpoint } from '../config.js';
 import { EXPOSE_LABEL } from '../expose.js';
 import type { ContainerInfo, NetworkAttachment, SelfInfo, Snapshot } from '../model.js';
-import { onJsonLines } from './wrap-rebinder-docker.js';
+import { onJsonLines, watchStream } from './wrap-rebinder-docker.js';
 
 /** What the daemon needs from Docker; the real implementation is {@link DockerDiscovery}. */
 export interface DiscoveryPort {
@@ -253,27 +253,16 @@ export class DockerDiscovery implements DiscoveryPort {
     } catch (error) {
       throw unavailable('subscribing to Docker events', error);
     }
-    let stopped = false;
-    let ended = false;
-    const end = (error: unknown): void => {
-      if (ended) return;
-      ended = true;
-      if (!stopped) onEnd(error);
-    };
+    const watch = watchStream(stream, onEnd, {
+      ended: 'event stream ended',
+      closed: 'event stream closed',
+    });
     onJsonLines(stream, (event) => {
-      if (stopped) return;
+      if (watch.stopped()) return;
       const action = str(event.Action) || str(event.status);
       const id = str(obj(event.Actor).ID) || str(event.id);
       onEvent(action !== '' && id !== '' ? { action, id } : undefined);
     });
-    stream.on('error', (error: unknown) => end(error));
-    stream.on('end', () => end(new Error('event stream ended')));
-    stream.on('close', () => end(new Error('event stream closed')));
-    return {
-      stop() {
-        stopped = true;
-        (stream as unknown as { destroy?: () => void }).destroy?.();
-      },
-    };
+    return watch;
   }
 }

@@ -73,10 +73,23 @@ export function onJsonLines(
   });
 }
 
+/** The errors `onEnd` gets when the stream ends or closes without one of its own. */
+export interface StreamEndings {
+  readonly ended: string;
+  readonly closed: string;
+}
+
+/** anchord's rebinders say the same for both. */
+const CHANNEL_CLOSED: StreamEndings = {
+  ended: 'event message channel closed',
+  closed: 'event message channel closed',
+};
+
 /** Follows stream `end`, `close` and `error` with one `onEnd` call; `stop()` silences it. */
 export function watchStream(
   stream: NodeJS.ReadableStream,
   onEnd: (error: unknown) => void,
+  endings: StreamEndings = CHANNEL_CLOSED,
 ): { stop(): void; stopped(): boolean } {
   let stopped = false;
   let ended = false;
@@ -86,8 +99,8 @@ export function watchStream(
     if (!stopped) onEnd(error);
   };
   stream.on('error', (error: unknown) => end(error));
-  stream.on('end', () => end(new Error('event message channel closed')));
-  stream.on('close', () => end(new Error('event message channel closed')));
+  stream.on('end', () => end(new Error(endings.ended)));
+  stream.on('close', () => end(new Error(endings.closed)));
   return {
     stop() {
       stopped = true;
