@@ -17,6 +17,7 @@ import { DockerExternalRebinder } from './io/external-rebinder-docker.js';
 import { ExternalRebinder } from './rebinder/external-rebinder.js';
 import type { ExternalRebinderPort, SettleTimings } from './rebinder/external-rebinder.js';
 import { loadExternalRebinderConfig, loadWrapRebinderConfig } from './rebinder/rebinder-config.js';
+import type { RebinderCommon } from './rebinder/rebinder-config.js';
 import { WrapRebinder } from './rebinder/wrap-rebinder.js';
 import type { WrapRebinderPort } from './rebinder/wrap-rebinder.js';
 import type { DiscoveryPort } from './io/docker-discovery.js';
@@ -221,18 +222,24 @@ function serveLiveness(
   return serve(address, new AnchorMetrics(), () => ({ live: true }), options);
 }
 
-async function runWrapRebinder(options: RunOptions): Promise<number> {
-  const { config, notices } = loadWrapRebinderConfig(options.env);
+/** What a rebinder mode runs until the stop signal; `done` gives the exit code. */
+interface RebinderLoop {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly done: Promise<number>;
+}
+
+/** Logs the notices, serves liveness, runs the loop until stopped, then closes the listener. */
+async function runRebinderMode<C extends RebinderCommon>(
+  loaded: { config: C; notices: readonly Notice[] },
+  options: RunOptions,
+  create: (config: C, logger: Logger) => RebinderLoop,
+): Promise<number> {
+  const { config, notices } = loaded;
   const logger = createLogger(config.logLevel, options.write);
   logNotices(logger, notices);
   const server = await serveLiveness(config.metrics, options);
-  const rebinder = new WrapRebinder(config, {
-    docker:
-      options.wrapDocker ??
-      new DockerWrapRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
-    logger,
-    selfId: options.selfId ?? hostname(),
-  });
+  const rebinder = create(config, logger);
   const detach = onStopSignal(options, logger, () => rebinder.stop());
   await rebinder.start();
   const code = await rebinder.done;
@@ -241,24 +248,37 @@ async function runWrapRebinder(options: RunOptions): Promise<number> {
   return code;
 }
 
+async function runWrapRebinder(options: RunOptions): Promise<number> {
+  return runRebinderMode(
+    loadWrapRebinderConfig(options.env),
+    options,
+    (config, logger) =>
+      new WrapRebinder(config, {
+        docker:
+          options.wrapDocker ??
+          new DockerWrapRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
+        logger,
+        selfId: options.selfId ?? hostname(),
+      }),
+  );
+}
+
 async function runExternalRebinder(options: RunOptions): Promise<number> {
-  const { config, notices } = loadExternalRebinderConfig(options.env);
-  const logger = createLogger(config.logLevel, options.write);
-  logNotices(logger, notices);
-  const server = await serveLiveness(config.metrics, options);
-  const rebinder = new ExternalRebinder(config, {
-    docker:
-      options.externalDocker ??
-      new DockerExternalRebinder(dockerClient(config.docker, 30_000), dockerClient(config.docker)),
-    logger,
-    ...(options.settle !== undefined ? { settle: options.settle } : {}),
-  });
-  const detach = onStopSignal(options, logger, () => rebinder.stop());
-  await rebinder.start();
-  const code = await rebinder.done;
-  detach();
-  await closeServer(server);
-  return code;
+  return runRebinderMode(
+    loadExternalRebinderConfig(options.env),
+    options,
+    (config, logger) =>
+      new ExternalRebinder(config, {
+        docker:
+          options.externalDocker ??
+          new DockerExternalRebinder(
+            dockerClient(config.docker, 30_000),
+            dockerClient(config.docker),
+          ),
+        logger,
+        ...(options.settle !== undefined ? { settle: options.settle } : {}),
+      }),
+  );
 }
 
 const DOCTOR_USAGE = `Usage: anchord doctor <subcommand>
