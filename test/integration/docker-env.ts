@@ -39,6 +39,25 @@ export function must(command: string, args: readonly string[], timeoutMs = 30_00
   return result.stdout.trim();
 }
 
+/**
+ * Starts a container of the test image that sleeps ten minutes, labelled with the run id so
+ * cleanup finds it; `options` are more `docker run` flags. Returns its ID.
+ */
+export function startSleeper(run: string, name: string, options: readonly string[] = []): string {
+  return must('docker', [
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    `${TEST_LABEL}=${run}`,
+    ...options,
+    TEST_IMAGE,
+    'sleep',
+    '600',
+  ]);
+}
+
 /** Why the integration tests cannot run here, or undefined when they can. */
 export function unavailableReason(): string | undefined {
   if (process.platform !== 'linux') return 'needs Linux';

@@ -4,24 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipWithout } from '../support/capabilities.js';
 import { runAnchorDaemon } from '../../src/anchor/run.js';
-import { TEST_IMAGE, TEST_LABEL, must, sh } from './docker-env.js';
+import { must, sh, startSleeper } from './docker-env.js';
 
 const run = `lw-doctor-${process.pid}`;
-
-function start(name: string, extra: string[] = []): string {
-  return must('docker', [
-    'run',
-    '-d',
-    '--name',
-    name,
-    '--label',
-    `${TEST_LABEL}=${run}`,
-    ...extra,
-    TEST_IMAGE,
-    'sleep',
-    '600',
-  ]);
-}
 
 test('doctor stale-netns: reports the dependant of a removed owner, not of a live one', async (t) => {
   if (skipWithout(t, 'docker')) return;
@@ -30,9 +15,9 @@ test('doctor stale-netns: reports the dependant of a removed owner, not of a liv
   t.after(() => {
     sh('docker', ['rm', '-f', ...names]);
   });
-  const goneId = start(gone);
-  start(kept);
-  start(orphan, [
+  const goneId = startSleeper(run, gone);
+  startSleeper(run, kept);
+  startSleeper(run, orphan, [
     '--network',
     `container:${gone}`,
     '--label',
@@ -40,7 +25,7 @@ test('doctor stale-netns: reports the dependant of a removed owner, not of a liv
     '--label',
     'com.docker.compose.service=traefik',
   ]);
-  start(fine, ['--network', `container:${kept}`]);
+  startSleeper(run, fine, ['--network', `container:${kept}`]);
   must('docker', ['rm', '-f', gone]);
 
   let stdout = '';

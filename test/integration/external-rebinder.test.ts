@@ -5,24 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { skipWithout } from '../support/capabilities.js';
 import { runAnchorDaemon } from '../../src/anchor/run.js';
-import { TEST_IMAGE, TEST_LABEL, must, sh, waitFor } from './docker-env.js';
+import { TEST_LABEL, must, sh, startSleeper, waitFor } from './docker-env.js';
 
 const run = `lw-follow-${process.pid}`;
 
 function start(name: string, network: string): string {
-  return must('docker', [
-    'run',
-    '-d',
-    '--name',
-    name,
-    '--network',
-    network,
-    '--label',
-    `${TEST_LABEL}=${run}`,
-    TEST_IMAGE,
-    'sleep',
-    '600',
-  ]);
+  return startSleeper(run, name, ['--network', network]);
 }
 
 function attachedNetworkId(container: string, network: string): string {

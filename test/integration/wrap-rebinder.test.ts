@@ -11,22 +11,22 @@ import {
 } from '../../src/anchor/io/wrap-rebinder-docker.js';
 import { buildTargetPool, driftedAnchors } from '../../src/anchor/rebinder/wrap-target-pool.js';
 import { runAnchorDaemon } from '../../src/anchor/run.js';
-import { TEST_IMAGE, TEST_LABEL, must, sh, waitFor } from './docker-env.js';
+import { must, sh, startSleeper, waitFor } from './docker-env.js';
 
 const run = `lw-modes-${process.pid}`;
 const project = `${run}-wrap`;
 
 function startOwner(name: string): string {
-  return must('docker', [
-    'run',
-    '-d',
-    '--name',
-    name,
+  return startSleeper(run, name);
+}
+
+/** A wrap-anchor of `anchorProject` in `owner`'s network namespace. */
+function startWrapAnchor(name: string, owner: string, anchorProject: string): void {
+  startSleeper(run, name, [
+    '--network',
+    `container:${owner}`,
     '--label',
-    `${TEST_LABEL}=${run}`,
-    TEST_IMAGE,
-    'sleep',
-    '600',
+    `com.docker.compose.project=${anchorProject}`,
   ]);
 }
 
@@ -44,21 +44,7 @@ test('wrap-rebinder: a wrap-anchor follows its namespace owner when the owner is
     sh('docker', ['rm', '-f', owner, anchor]);
   });
   startOwner(owner);
-  must('docker', [
-    'run',
-    '-d',
-    '--name',
-    anchor,
-    '--network',
-    `container:${owner}`,
-    '--label',
-    `${TEST_LABEL}=${run}`,
-    '--label',
-    `com.docker.compose.project=${project}`,
-    TEST_IMAGE,
-    'sleep',
-    '600',
-  ]);
+  startWrapAnchor(anchor, owner, project);
 
   must('docker', ['rm', '-f', owner]);
   const newOwnerId = startOwner(owner);
@@ -110,21 +96,7 @@ test('wrap-rebinder mode: the running sidecar follows an owner recreated under i
     sh('docker', ['rm', '-f', owner, anchor]);
   });
   const firstOwnerId = startOwner(owner);
-  must('docker', [
-    'run',
-    '-d',
-    '--name',
-    anchor,
-    '--network',
-    `container:${owner}`,
-    '--label',
-    `${TEST_LABEL}=${run}`,
-    '--label',
-    `com.docker.compose.project=${modeProject}`,
-    TEST_IMAGE,
-    'sleep',
-    '600',
-  ]);
+  startWrapAnchor(anchor, owner, modeProject);
   const firstAnchorId = must('docker', ['inspect', '-f', '{{.Id}}', anchor]);
   assert.equal(netnsOf(firstAnchorId), netnsOf(firstOwnerId));
 
