@@ -50,6 +50,22 @@ function lifetime(lease: Lease): string {
   return lease.expiresAt === Number.POSITIVE_INFINITY ? 'forever' : String(lease.leaseSeconds);
 }
 
+/** `ip addr replace` of one address, valid and preferred for `lft` (seconds or `forever`). */
+function replaceAddress(family: '-4' | '-6', cidr: string, iface: string, lft: string): string[] {
+  return [
+    family,
+    'addr',
+    'replace',
+    cidr,
+    'dev',
+    device(iface),
+    'valid_lft',
+    lft,
+    'preferred_lft',
+    lft,
+  ];
+}
+
 /** The address changes through the `ip` command. */
 export class IpAddressing implements AddressingPort {
   /** @param command the iproute2 binary (tests point it at a failing program). */
@@ -100,18 +116,7 @@ export class IpAddressing implements AddressingPort {
       if (other === cidr) continue;
       await this.ip(['-4', 'addr', 'del', other, 'dev', device(iface)], /Cannot assign/i);
     }
-    await this.ip([
-      '-4',
-      'addr',
-      'replace',
-      cidr,
-      'dev',
-      device(iface),
-      'valid_lft',
-      lft,
-      'preferred_lft',
-      lft,
-    ]);
+    await this.ip(replaceAddress('-4', cidr, iface, lft));
   }
 
   async unconfigure(iface: string, lease: Lease): Promise<void> {
@@ -139,19 +144,7 @@ export class IpAddressing implements AddressingPort {
   ): Promise<void> {
     const lft = validSeconds >= 0xffffffff ? 'forever' : String(validSeconds);
     for (const a of addresses)
-      await this.ip([
-        '-6',
-        'addr',
-        'replace',
-        `${address6(a)}/128`,
-        'dev',
-        device(iface),
-        'valid_lft',
-        lft,
-        'preferred_lft',
-        lft,
-        'nodad',
-      ]);
+      await this.ip([...replaceAddress('-6', `${address6(a)}/128`, iface, lft), 'nodad']);
   }
 
   async unconfigure6(iface: string, addresses: readonly string[]): Promise<void> {
