@@ -13,6 +13,7 @@ import type { Lease } from '../lease.js';
 import type { DhcpPacket } from '../packet.js';
 import type { AddressingPort } from './addressing.js';
 import type { DhcpTransport, TransportHandlers } from './socket.js';
+import { StepLoop } from './step-loop.js';
 
 /** The anchord_dhcp_* series the supervisor moves (src/anchor/metrics.ts). */
 export interface DhcpMetricsPort {
@@ -39,8 +40,6 @@ export interface RouteSettings {
   readonly pin?: string;
 }
 
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 /** A duration as Go's time.Duration prints it (`1s`, `2m30s`, `1h0m0s`, `500ms`): anchord's `backoff`. */
 export function goDuration(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
@@ -51,19 +50,30 @@ export function goDuration(ms: number): string {
 }
 
 export class DhcpSupervisor {
-  private state: ClientState = INITIAL_STATE;
+  private readonly loop: StepLoop<ClientState, ClientEvent, ClientAction>;
   private transport: DhcpTransport | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private stopped = false;
   private routedVia: string | undefined;
 
   constructor(
     private readonly iface: string,
-    private readonly settings: ClientSettings,
+    settings: ClientSettings,
     private readonly deps: SupervisorDeps,
     private readonly route: RouteSettings = {},
-  ) {}
+  ) {
+    this.loop = new StepLoop<ClientState, ClientEvent, ClientAction>(INITIAL_STATE, {
+      step: (state, event) => step(state, event, settings),
+      nextWakeup,
+      perform: (action, before) => this.perform(action, before),
+      transition: (before, after) =>
+        this.deps.logger.debug({ from: before.kind, to: after.kind }, 'dhcp client state'),
+      timerEvent: () => ({ type: 'timer', now: this.now(), entropy: this.entropy() }),
+      now: () => this.now(),
+    });
+  }
+
+  private get state(): ClientState {
+    return this.loop.current();
+  }
 
   private now(): number {
     return (this.deps.now ?? Date.now)();
@@ -83,54 +93,25 @@ export class DhcpSupervisor {
     await this.deps.addressing.prepare(this.iface);
     this.transport = await this.deps.open({
       onPacket: (packet) =>
-        this.enqueue({ type: 'packet', now: this.now(), entropy: this.entropy(), packet }),
+        this.loop.enqueue({ type: 'packet', now: this.now(), entropy: this.entropy(), packet }),
       onGarbage: (reason) => this.deps.logger.debug({ reason }, 'dhcp message dropped'),
     });
     // The pin is the route until a lease names a router; a refusal must not leave the socket
     // open behind a failed start, so it is logged like any other apply failure.
     if (this.route.pin !== undefined)
       await this.perform({ type: 'route', gateway: this.route.pin }, this.state);
-    this.enqueue({ type: 'start', now: this.now(), entropy: this.entropy() });
-    await this.queue;
+    this.loop.enqueue({ type: 'start', now: this.now(), entropy: this.entropy() });
+    await this.loop.settled();
   }
 
   /** Releases a held lease, removes its address, closes the socket. Safe to call twice. */
   async stop(): Promise<void> {
-    if (this.stopped) return this.queue;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.enqueue({ type: 'stop', now: this.now(), entropy: this.entropy() }, true);
-    await this.queue;
+    if (this.loop.isStopped()) return this.loop.settled();
+    await this.loop.stop({ type: 'stop', now: this.now(), entropy: this.entropy() });
     await this.transport?.close();
     this.transport = undefined;
     await this.deps.addressing.finish(this.iface).catch(() => undefined);
     this.deps.metrics.dhcpLeaseExpiry(undefined);
-  }
-
-  private enqueue(event: ClientEvent, evenIfStopped = false): void {
-    this.queue = this.queue.then(async () => {
-      if (this.stopped && !evenIfStopped) return;
-      const result = step(this.state, event, this.settings);
-      const before = this.state;
-      this.state = result.state;
-      if (before.kind !== result.state.kind)
-        this.deps.logger.debug({ from: before.kind, to: result.state.kind }, 'dhcp client state');
-      for (const action of result.actions) await this.perform(action, before);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const at = nextWakeup(this.state);
-    if (at === undefined || this.stopped) return;
-    const delay = Math.min(Math.max(0, at - this.now()), LONGEST_TIMER_MS);
-    this.timer = setTimeout(
-      () => this.enqueue({ type: 'timer', now: this.now(), entropy: this.entropy() }),
-      delay,
-    );
-    this.timer.unref?.();
   }
 
   private async perform(action: ClientAction, before: ClientState): Promise<void> {

@@ -11,6 +11,7 @@ import type { AddressingPort } from './addressing.js';
 import type { Dhcp6Transport, Transport6Handlers } from './socket6.js';
 import type { DhcpMetricsPort } from './supervisor.js';
 import { goDuration } from './supervisor.js';
+import { StepLoop } from './step-loop.js';
 
 export interface Supervisor6Deps {
   readonly open: (handlers: Transport6Handlers) => Promise<Dhcp6Transport>;
@@ -22,17 +23,31 @@ export interface Supervisor6Deps {
 }
 
 export class Dhcp6Supervisor {
-  private state: Client6State = INITIAL_STATE6;
+  private readonly loop: StepLoop<Client6State, Client6Event, Client6Action>;
   private transport: Dhcp6Transport | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private queue: Promise<void> = Promise.resolve();
-  private stopped = false;
 
   constructor(
     private readonly iface: string,
-    private readonly settings: Client6Settings,
+    settings: Client6Settings,
     private readonly deps: Supervisor6Deps,
-  ) {}
+  ) {
+    this.loop = new StepLoop<Client6State, Client6Event, Client6Action>(INITIAL_STATE6, {
+      step: (state, event) => step6(state, event, settings),
+      nextWakeup: nextWakeup6,
+      perform: (action) => this.perform(action),
+      transition: (before, after) =>
+        this.deps.logger.debug(
+          { family: 6, from: before.kind, to: after.kind },
+          'dhcp client state',
+        ),
+      timerEvent: () => ({ type: 'timer', now: this.now(), entropy: this.entropy() }),
+      now: () => this.now(),
+    });
+  }
+
+  private get state(): Client6State {
+    return this.loop.current();
+  }
 
   private now(): number {
     return (this.deps.now ?? Date.now)();
@@ -49,50 +64,19 @@ export class Dhcp6Supervisor {
   async start(): Promise<void> {
     this.transport = await this.deps.open({
       onPacket: (packet) =>
-        this.enqueue({ type: 'packet', now: this.now(), entropy: this.entropy(), packet }),
+        this.loop.enqueue({ type: 'packet', now: this.now(), entropy: this.entropy(), packet }),
       onGarbage: (reason) => this.deps.logger.debug({ reason }, 'dhcp v6 message dropped'),
     });
-    this.enqueue({ type: 'start', now: this.now(), entropy: this.entropy() });
-    await this.queue;
+    this.loop.enqueue({ type: 'start', now: this.now(), entropy: this.entropy() });
+    await this.loop.settled();
   }
 
   async stop(): Promise<void> {
-    if (this.stopped) return this.queue;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.enqueue({ type: 'stop', now: this.now(), entropy: 0 }, true);
-    await this.queue;
+    if (this.loop.isStopped()) return this.loop.settled();
+    await this.loop.stop({ type: 'stop', now: this.now(), entropy: 0 });
     await this.transport?.close();
     this.transport = undefined;
     this.deps.metrics.dhcpLeaseExpiry(undefined);
-  }
-
-  private enqueue(event: Client6Event, evenIfStopped = false): void {
-    this.queue = this.queue.then(async () => {
-      if (this.stopped && !evenIfStopped) return;
-      const before = this.state;
-      const result = step6(this.state, event, this.settings);
-      this.state = result.state;
-      if (before.kind !== result.state.kind)
-        this.deps.logger.debug(
-          { family: 6, from: before.kind, to: result.state.kind },
-          'dhcp client state',
-        );
-      for (const action of result.actions) await this.perform(action);
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    clearTimeout(this.timer);
-    const at = nextWakeup6(this.state);
-    if (at === undefined || this.stopped) return;
-    const delay = Math.min(Math.max(0, at - this.now()), 2 ** 31 - 1);
-    this.timer = setTimeout(
-      () => this.enqueue({ type: 'timer', now: this.now(), entropy: this.entropy() }),
-      delay,
-    );
-    this.timer.unref?.();
   }
 
   private async perform(action: Client6Action): Promise<void> {
