@@ -20,6 +20,8 @@
  * until the lease ends (RENEWING, then REBINDING at T2, as RFC 2131 §4.4.5 says) instead of
  * dropping it at once; and a successful lease resets the back-off to 1 s.
  */
+import { backoffAfter } from './client-common.js';
+import type { Backoff, ClientEventOf } from './client-common.js';
 import type { Lease } from './lease.js';
 import { leaseFromAck } from './lease.js';
 import { BROADCAST_FLAG, OPTION } from './packet.js';
@@ -81,26 +83,10 @@ export type ClientState =
       readonly lease: Lease;
       readonly attempts: number;
     })
-  | {
-      readonly kind: 'backoff';
-      readonly attempts: number;
-      readonly backoffMs: number;
-      readonly until: number;
-      /** How long this back-off waits (`until` minus the failure's time). */
-      readonly waitMs: number;
-    }
+  | Backoff
   | { readonly kind: 'stopped' };
 
-export type ClientEvent =
-  | { readonly type: 'start'; readonly now: number; readonly entropy: number }
-  | { readonly type: 'timer'; readonly now: number; readonly entropy: number }
-  | {
-      readonly type: 'packet';
-      readonly now: number;
-      readonly entropy: number;
-      readonly packet: DhcpPacket;
-    }
-  | { readonly type: 'stop'; readonly now: number; readonly entropy: number };
+export type ClientEvent = ClientEventOf<DhcpPacket>;
 
 export type ClientAction =
   | { readonly type: 'send'; readonly packet: DhcpPacket; readonly to: 'broadcast' | string }
@@ -215,15 +201,8 @@ function fail(
   s: ClientSettings,
   extra: readonly ClientAction[] = [],
 ): StepResult {
-  const waitMs = Math.min(state.backoffMs, s.backoffMaxMs);
   return {
-    state: {
-      kind: 'backoff',
-      attempts: state.attempts,
-      backoffMs: Math.min(state.backoffMs * 2, s.backoffMaxMs),
-      until: now + waitMs,
-      waitMs,
-    },
+    state: backoffAfter(state, now, s.backoffMaxMs),
     actions: [...extra, { type: 'acquired', outcome: 'error', reason }],
   };
 }

@@ -11,6 +11,8 @@
  * advertisements, which the kernel handles. No RELEASE is sent on stop (anchord sends none);
  * the addresses are removed.
  */
+import { backoffAfter } from './client-common.js';
+import type { Backoff, ClientEventOf } from './client-common.js';
 import type { Dhcp6Packet, IaNa } from './packet6.js';
 
 export interface Client6Settings {
@@ -49,25 +51,10 @@ export type Client6State =
   | (Exchange6 & { readonly kind: 'soliciting' })
   | (Exchange6 & { readonly kind: 'requesting'; readonly serverId: Uint8Array; readonly ia: IaNa })
   | { readonly kind: 'bound'; readonly lease: Lease6; readonly attempts: number }
-  | {
-      readonly kind: 'backoff';
-      readonly attempts: number;
-      readonly backoffMs: number;
-      readonly until: number;
-      readonly waitMs: number;
-      readonly held?: Lease6;
-    }
+  | (Backoff & { readonly held?: Lease6 })
   | { readonly kind: 'stopped' };
 
-export type Client6Event =
-  | { readonly type: 'start' | 'timer'; readonly now: number; readonly entropy: number }
-  | {
-      readonly type: 'packet';
-      readonly now: number;
-      readonly entropy: number;
-      readonly packet: Dhcp6Packet;
-    }
-  | { readonly type: 'stop'; readonly now: number; readonly entropy: number };
+export type Client6Event = ClientEventOf<Dhcp6Packet>;
 
 export type Client6Action =
   | { readonly type: 'send'; readonly packet: Dhcp6Packet }
@@ -139,14 +126,9 @@ function solicit(
 }
 
 function fail(state: Exchange6, now: number, reason: string, s: Client6Settings): Step6Result {
-  const waitMs = Math.min(state.backoffMs, s.backoffMaxMs);
   return {
     state: {
-      kind: 'backoff',
-      attempts: state.attempts,
-      backoffMs: Math.min(state.backoffMs * 2, s.backoffMaxMs),
-      until: now + waitMs,
-      waitMs,
+      ...backoffAfter(state, now, s.backoffMaxMs),
       ...(state.held !== undefined ? { held: state.held } : {}),
     },
     actions: [{ type: 'acquired', outcome: 'error', reason }],
