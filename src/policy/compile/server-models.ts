@@ -25,6 +25,7 @@ import { defaultGrpcRoute } from './default-routes.js';
 import { key } from './object-key.js';
 import type { PolicyIndex } from './policy-index.js';
 import { rateLimitFor } from './rate-limits.js';
+import { withDerivedLabels } from './route-labels.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 
 export interface ServerModel {
@@ -187,7 +188,8 @@ export class ServerModels {
   }
 
   private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
-    const classes = this.attachments.classesMatching(server, ext.labels);
+    const labels = withDerivedLabels(ext.labels, server.proxyProtocol, ext.template);
+    const classes = this.attachments.classesMatching(server, labels);
     const ns = server.meta.namespace;
     const targets = [
       ['HttpRouteBinding', ext.binding.meta.name] as const,
@@ -199,7 +201,7 @@ export class ServerModels {
       created: ext.binding.meta.created,
       hostnames: [],
       rules: [{ matches: [], filters: [] }],
-      labels: ext.labels,
+      labels,
       authorizations: dedupe(
         targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
       ),

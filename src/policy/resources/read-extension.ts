@@ -30,6 +30,8 @@ import { parseGatewayDuration, readValueMatches } from './read-routes.js';
 /** Route labels derived by the model; users may not set them. */
 export const METHOD_LABEL = 'http.linkerd.io/method';
 export const PATH_LABEL = 'http.linkerd.io/path';
+/** `HTTP/1.1` or `HTTP/2`, from the Server's proxyProtocol (absent for `unknown`). */
+export const VERSION_LABEL = 'http.linkerd.io/version';
 export const PARAM_PREFIX = 'path.http.linkerd.io/';
 /** Request header `x` appears to rewrite-rule selectors as the label `header.http.labelwise.dev/x`. */
 export const HEADER_PREFIX = 'header.http.labelwise.dev/';
@@ -134,6 +136,7 @@ function readGroupLabels(ctx: ReadContext, base: Path): Labels {
     const derived =
       key === METHOD_LABEL ||
       key === PATH_LABEL ||
+      key === VERSION_LABEL ||
       key.startsWith(PARAM_PREFIX) ||
       key === BINDING_LABEL ||
       key === GROUP_LABEL;
