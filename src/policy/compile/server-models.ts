@@ -19,6 +19,7 @@ import type {
   TimeoutPolicy,
 } from '../types.js';
 import type { Attachments, ExtensionRoute } from './attachments.js';
+import type { GrpcMethodRoute } from './grpc-services.js';
 import { compileServerAuthorization, defaultPolicyAuthorization } from './authorizations.js';
 import type { Authorization } from './authorizations.js';
 import { defaultGrpcRoute } from './default-routes.js';
@@ -95,11 +96,11 @@ export class ServerModels {
       .map((route) => this.attachedRoute(server, route));
     for (const ext of this.attachments.extensionRoutesOf(server))
       routes.push(this.extensionRoute(server, ext));
-    // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
-    // on the others; routes of the other kind stay attached but are never consulted.
-    const servedRoutes = routes.filter(
-      (r) => r.kind === served || (r.kind === 'HttpRouteGroup' && served === 'HTTPRoute'),
-    );
+    for (const rpc of this.attachments.grpc.routesOf(server))
+      routes.push(this.grpcServiceRoute(server, rpc));
+    // The proxy serves GRPCRoutes (and GrpcServices) on a gRPC Server and HTTPRoutes (and
+    // route groups) on the others; routes of the other kind stay attached, never consulted.
+    const servedRoutes = routes.filter((r) => servedKindOf(r.kind) === served);
     const rateLimit =
       served === 'HTTPRoute'
         ? rateLimitFor(this.resources.rateLimitPolicies ?? [], server, this.settings)
@@ -221,6 +222,47 @@ export class ServerModels {
     };
   }
 
+  /** A bound gRPC method: an exact `/<service>/<method>` match, as a GRPCRoute method match. */
+  private grpcServiceRoute(server: Server, rpc: GrpcMethodRoute): CompiledRoute {
+    const labels = withDerivedLabels(rpc.labels, server.proxyProtocol);
+    const classes = this.attachments.grpc.classesMatching(rpc, labels);
+    const ns = server.meta.namespace;
+    const targets = [
+      ['GrpcServiceBinding', rpc.binding.meta.name] as const,
+      ...classes.map((c) => ['GrpcServiceClass', c.meta.name] as const),
+    ];
+    const service = rpc.service.service;
+    const grpc = rpc.method === undefined ? { service } : { service, method: rpc.method };
+    return {
+      name: `${rpc.service.meta.name}:${service}/${rpc.method ?? '*'}`,
+      kind: 'GrpcService',
+      created: rpc.binding.meta.created,
+      hostnames: [],
+      rules: [
+        {
+          matches: [
+            {
+              path: { type: 'Exact', value: `/${service}/${rpc.method ?? '*'}` },
+              headers: [],
+              queryParams: [],
+              method: 'POST',
+              grpc,
+            },
+          ],
+          filters: [],
+        },
+      ],
+      labels,
+      authorizations: dedupe(
+        targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
+      ),
+      ...nonEmpty(targets.flatMap(([kind, name]) => this.policies.ignored(ns, kind, name))),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      at: rpc.at,
+    };
+  }
+
   timeoutsFor(
     server: Server,
     targets: readonly (readonly [TimeoutPolicy['target']['kind'], string])[],
@@ -260,6 +302,13 @@ export function servedRouteKind(protocol: ProxyProtocol): 'HTTPRoute' | 'GRPCRou
   if (protocol === 'gRPC') return 'GRPCRoute';
   if (protocol === 'opaque' || protocol === 'TLS') return undefined;
   return 'HTTPRoute';
+}
+
+/** The protocol's route kind that serves a compiled route of kind `kind`. */
+function servedKindOf(kind: CompiledRoute['kind']): 'HTTPRoute' | 'GRPCRoute' | undefined {
+  if (kind === 'HttpRouteGroup' || kind === 'HTTPRoute') return 'HTTPRoute';
+  if (kind === 'GrpcService' || kind === 'GRPCRoute') return 'GRPCRoute';
+  return undefined;
 }
 
 /** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */

@@ -30,7 +30,8 @@ import { packScore, packable, packableRequest } from './packed-score.js';
 import { PrefixTrie } from './prefix-trie.js';
 import type { PolicyRequest } from './request.js';
 
-export type RouteKind = 'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup';
+export type RouteKind =
+  'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup' | 'GrpcService';
 
 /** A timeout that applies to a route, with where it came from. */
 export interface AppliedTimeout {
