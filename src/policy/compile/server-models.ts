@@ -13,6 +13,7 @@ import type {
   HeaderRewritePolicy,
   HttpRoute,
   PolicyResources,
+  PolicyTarget,
   ProxyProtocol,
   Server,
   ServerAuthorization,
@@ -27,6 +28,7 @@ import { key } from './object-key.js';
 import type { PolicyIndex } from './policy-index.js';
 import { rateLimitFor } from './rate-limits.js';
 import { withDerivedLabels } from './route-labels.js';
+import { TelemetryIndex } from './telemetry.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 
 export interface ServerModel {
@@ -44,6 +46,7 @@ export interface ServerModel {
 /** The compiled Servers of one model, each built on first use. */
 export class ServerModels {
   private readonly serverModels = new Map<string, ServerModel>();
+  private readonly telemetry: TelemetryIndex;
 
   constructor(
     private readonly resources: PolicyResources,
@@ -51,7 +54,19 @@ export class ServerModels {
     private readonly attachments: Attachments,
     private readonly policies: PolicyIndex,
     private readonly localhost: Authorization,
-  ) {}
+  ) {
+    this.telemetry = new TelemetryIndex(resources.telemetryPolicies ?? []);
+  }
+
+  /** `route` with what the TelemetryPolicies on its Server and `targets` record for it. */
+  withTelemetry(
+    server: Server,
+    targets: readonly (readonly [PolicyTarget['kind'], string])[],
+    route: CompiledRoute,
+  ): CompiledRoute {
+    const telemetry = this.telemetry.forRoute(server, targets, route);
+    return telemetry === undefined ? route : { ...route, telemetry };
+  }
 
   /**
    * ServerAuthorizations that may select a Server: those naming it, and the namespace's
@@ -111,7 +126,11 @@ export class ServerModels {
         ? { authorizations, ignored, routes, ...limit }
         : { authorizations, ignored, routes, table: new RouteTable(servedRoutes), ...limit };
     if (servedRoutes.length === 0 && served === 'GRPCRoute') {
-      const grpc = defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, []));
+      const grpc = this.withTelemetry(
+        server,
+        [],
+        defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, [])),
+      );
       model = { ...model, table: new RouteTable([grpc]) };
     }
     this.serverModels.set(serverKey, model);
@@ -158,7 +177,7 @@ export class ServerModels {
       ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
       [route.kind, route.meta.name] as const,
     ];
-    return {
+    return this.withTelemetry(server, targets, {
       name: route.meta.name,
       kind: route.kind,
       created: route.meta.created,
@@ -185,7 +204,7 @@ export class ServerModels {
       timeouts: this.timeoutsFor(server, targets),
       rewrites: this.rewritesFor(server, targets),
       at: route.meta.at,
-    };
+    });
   }
 
   private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
@@ -196,7 +215,7 @@ export class ServerModels {
       ['HttpRouteBinding', ext.binding.meta.name] as const,
       ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
     ];
-    return {
+    return this.withTelemetry(server, targets, {
       name: `${ext.group}:${ext.methods[0] ?? '*'} ${ext.template.text}`,
       kind: 'HttpRouteGroup',
       created: ext.binding.meta.created,
@@ -219,7 +238,7 @@ export class ServerModels {
         index: ext.index,
       },
       at: ext.at,
-    };
+    });
   }
 
   /** A bound gRPC method: an exact `/<service>/<method>` match, as a GRPCRoute method match. */
@@ -233,7 +252,7 @@ export class ServerModels {
     ];
     const service = rpc.service.service;
     const grpc = rpc.method === undefined ? { service } : { service, method: rpc.method };
-    return {
+    return this.withTelemetry(server, targets, {
       name: `${rpc.service.meta.name}:${service}/${rpc.method ?? '*'}`,
       kind: 'GrpcService',
       created: rpc.binding.meta.created,
@@ -260,7 +279,7 @@ export class ServerModels {
       timeouts: this.timeoutsFor(server, targets),
       rewrites: this.rewritesFor(server, targets),
       at: rpc.at,
-    };
+    });
   }
 
   timeoutsFor(
