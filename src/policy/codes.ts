@@ -68,6 +68,7 @@ export const POLICY_CODES = {
   POLICY_ROUTE_GROUP_MISSING: 'a binding or group names a missing route group',
   POLICY_ROUTE_GROUP_CYCLE: 'route groups nest in a cycle',
   POLICY_GRPC_SERVICE_MISSING: 'a GrpcServiceBinding names a missing GrpcService',
+  POLICY_GRPC_CLASS_SELECTS_NOTHING: 'a GrpcServiceClass matching none of its bound methods',
   POLICY_SERVER_AUTHORIZATION_DROPPED: 'a ServerAuthorization Linkerd admits and then drops',
   POLICY_RATE_LIMIT_UNUSED: 'an HTTPLocalRateLimitPolicy that is not in force',
   // Lint, outbound

@@ -230,6 +230,46 @@ describe('gRPC services: load-time errors (strict schemas)', () => {
 });
 
 describe('gRPC services: lint', () => {
+  it('a class selecting none of the bound methods, and one whose service is unbound', () => {
+    const { model: m, problems } = load(
+      yaml +
+        `
+apiVersion: ${EXT}
+kind: GrpcServiceClass
+metadata: { name: writes, namespace: ns }
+spec:
+  targetRef: { kind: GrpcService, name: greeter }
+  methodSelector: { matchLabels: { idempotent: "false" } }
+---
+apiVersion: ${EXT}
+kind: GrpcService
+metadata: { name: unbound, namespace: ns }
+spec: { service: a.Unbound }
+---
+apiVersion: ${EXT}
+kind: GrpcServiceClass
+metadata: { name: all-unbound, namespace: ns }
+spec: { targetRef: { kind: GrpcService, name: unbound }, methodSelector: {} }
+---`,
+    );
+    assert.deepEqual(problems, []);
+    const found = lintPolicy(m)
+      .filter((f) => f.code === 'POLICY_GRPC_CLASS_SELECTS_NOTHING')
+      .map((f) => f.object);
+    assert.deepEqual(found.sort(), [
+      'GrpcServiceClass ns/all-unbound',
+      'GrpcServiceClass ns/writes',
+    ]);
+  });
+
+  it('the fixture itself lints clean of gRPC findings', () => {
+    const codes = lintPolicy(model(yaml)).map((f) => f.code);
+    assert.deepEqual(
+      codes.filter((c) => c.startsWith('POLICY_GRPC') || c === 'POLICY_TARGET_MISSING'),
+      [],
+    );
+  });
+
   it('a binding naming a missing GrpcService, and targets that do not exist', () => {
     const { model: m, problems } = load(
       pod({ ports: [['grpc', 9090]] }) +
