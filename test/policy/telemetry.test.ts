@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lintPolicy, renderModel } from '../../src/policy/index.js';
-import { load, model, pod, route, server } from './helpers.js';
+import { ask, load, model, pod, route, server } from './helpers.js';
 
 const EXT = 'policy.labelwise.dev/v1alpha1';
 
@@ -106,6 +106,22 @@ describe('telemetry: what compile says each route records', () => {
       route: 'books:POST /books',
       team: 'books',
     });
+  });
+
+  it('authorize says in its trace what the request is counted under', () => {
+    const m = model(
+      pod() +
+        server('web') +
+        groups +
+        telemetry('all', '{ kind: Server, name: web }', '  metrics: [requests]'),
+    );
+    const d = ask(m, { path: '/books/1' });
+    assert.ok(
+      d.trace.includes(
+        'telemetry: telemetrypolicy/all record route_requests_total {server="ns/web",route="books:GET /books/:book-id"}',
+      ),
+      d.trace.join('\n'),
+    );
   });
 
   it('without a TelemetryPolicy a route records nothing per route', () => {
