@@ -3,7 +3,7 @@
 // binding or the class (AuthorizationPolicy, TimeoutPolicy).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lintPolicy, renderModel } from '../../src/policy/index.js';
+import { computeMatrix, lintPolicy, renderModel } from '../../src/policy/index.js';
 import { ID, ask, load, model, pod, policy, server } from './helpers.js';
 
 const EXT = 'policy.labelwise.dev/v1alpha1';
@@ -147,6 +147,16 @@ describe('gRPC services: authorize', () => {
       'greeter:helloworld.Greeter/SayHello',
       'health:grpc.health.v1.Health/*',
     ]);
+  });
+
+  it('the reach matrix has a row per bound method, with its policies', () => {
+    const rows = computeMatrix(m).rows.filter((r) => r.server === 'ns/rpc');
+    const hello = rows.find((r) => r.route === 'greeter:helloworld.Greeter/SayHello');
+    assert.deepEqual(hello?.authorizations, [
+      'authorizationpolicy/admins',
+      'authorizationpolicy/readers',
+    ]);
+    assert.equal(rows.length, 3, JSON.stringify(rows.map((r) => r.route)));
   });
 
   it('on an HTTP Server bound services are never consulted: the default route answers', () => {
