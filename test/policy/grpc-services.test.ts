@@ -149,6 +149,27 @@ describe('gRPC services: authorize', () => {
     ]);
   });
 
+  it('a HeaderRewritePolicy on a GrpcServiceClass applies to its methods only', () => {
+    const withRewrite = model(
+      yaml +
+        `
+apiVersion: ${EXT}
+kind: HeaderRewritePolicy
+metadata: { name: tag-reads, namespace: ns }
+spec:
+  targetRef: { kind: GrpcServiceClass, name: reads }
+  rules: [{ set: { x-read: "1" } }]
+---`,
+    );
+    const ask9090 = (path: string) =>
+      ask(withRewrite, { path, method: 'POST', port: 9090, identity: ID('admin') });
+    assert.equal(
+      ask9090('/helloworld.Greeter/SayHello').rewrite?.policy,
+      'headerrewritepolicy/tag-reads',
+    );
+    assert.equal(ask9090('/helloworld.Greeter/SayGoodbye').rewrite, undefined);
+  });
+
   it('the reach matrix has a row per bound method, with its policies', () => {
     const rows = computeMatrix(m).rows.filter((r) => r.server === 'ns/rpc');
     const hello = rows.find((r) => r.route === 'greeter:helloworld.Greeter/SayHello');
