@@ -49,7 +49,9 @@ export class GrpcBindings {
       services.set(key(s.meta.namespace, s.meta.name), s);
     for (const c of resources.grpcServiceClasses ?? []) {
       const k = key(c.meta.namespace, c.service);
-      this.classesByService.set(k, [...(this.classesByService.get(k) ?? []), c]);
+      const list = this.classesByService.get(k);
+      if (list === undefined) this.classesByService.set(k, [c]);
+      else list.push(c);
     }
     for (const binding of resources.grpcServiceBindings ?? [])
       this.bind(binding, services, servers);

@@ -19,7 +19,9 @@ export function lintGrpcClasses(model: PolicyModel): PolicyProblem[] {
     for (const route of model.serverModel(server).routes) {
       if (route.kind !== 'GrpcService') continue;
       const k = `${server.meta.namespace}/${route.labels[GRPC_OBJECT_LABEL] ?? ''}`;
-      methodLabels.set(k, [...(methodLabels.get(k) ?? []), route.labels]);
+      const list = methodLabels.get(k);
+      if (list === undefined) methodLabels.set(k, [route.labels]);
+      else list.push(route.labels);
     }
   }
   const services = new Set((r.grpcServices ?? []).map((s) => `${s.meta.namespace}/${s.meta.name}`));
