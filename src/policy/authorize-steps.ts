@@ -108,6 +108,18 @@ export function pickTimeout(hit: RouteHit, note: Note): string | null {
   return best.timeout;
 }
 
+/** What the route's TelemetryPolicies count the request under (a trace line; no decision field). */
+export function noteTelemetry(route: RouteHit['route'], note: Note): void {
+  const t = route.telemetry;
+  if (t === undefined || note === undefined) return;
+  const labels = Object.entries(t.labels)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(',');
+  note(
+    `telemetry: ${t.policies.join(', ')} record ${t.series.map((s) => s.name).join(', ')} {${labels}}`,
+  );
+}
+
 export function durationMs(text: string): number {
   const m = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(text);
   if (m === null) return Number.POSITIVE_INFINITY;

@@ -14,7 +14,13 @@ import type { Authorization } from './compile/authorizations.js';
 import type { PortPolicy } from './compile/model.js';
 import { firstAdmitting, noteIgnored } from './authorize-client.js';
 import type { Client, Note } from './authorize-client.js';
-import { checkRateLimit, pickTimeout, redirectOf, rewriteFor } from './authorize-steps.js';
+import {
+  checkRateLimit,
+  noteTelemetry,
+  pickTimeout,
+  redirectOf,
+  rewriteFor,
+} from './authorize-steps.js';
 import type { Decision } from './decision.js';
 import type { PolicyRequest } from './routes/request.js';
 import { whyNoMatch } from './routes/route-table.js';
@@ -85,6 +91,7 @@ export function authorize(
     hit.params !== undefined && Object.keys(hit.params).length > 0 ? hit.params : undefined;
   if (note !== undefined) noteWinner(hit, params, note);
   const timeout = pickTimeout(hit, note);
+  noteTelemetry(hit.route, note);
   const winner =
     firstAdmitting(hit.route.authorizations, client, note, 'route') ??
     firstAdmitting(policy.authorizations, client, note, 'server');

@@ -47,6 +47,7 @@ export const POLICY_CODES = {
   POLICY_TEMPLATE_CONFLICT: 'two routes of one group with the same method and shape',
   POLICY_RESERVED_LABEL: 'a route label the model derives itself',
   POLICY_INVALID_REWRITE: 'a rewrite rule with neither set nor clear',
+  POLICY_DUPLICATE_GRPC_METHOD: 'a GrpcService listing one method twice',
   POLICY_INVALID_ANNOTATION: 'an unknown default policy or a bad port list in an annotation',
   POLICY_INVALID_OUTBOUND_ANNOTATION: 'a retry or timeout annotation of an outbound route',
   // Lint
@@ -66,6 +67,8 @@ export const POLICY_CODES = {
   POLICY_CLASS_SELECTS_NOTHING: 'an HttpRouteClass matching none of its Server routes',
   POLICY_ROUTE_GROUP_MISSING: 'a binding or group names a missing route group',
   POLICY_ROUTE_GROUP_CYCLE: 'route groups nest in a cycle',
+  POLICY_GRPC_SERVICE_MISSING: 'a GrpcServiceBinding names a missing GrpcService',
+  POLICY_GRPC_CLASS_SELECTS_NOTHING: 'a GrpcServiceClass matching none of its bound methods',
   POLICY_SERVER_AUTHORIZATION_DROPPED: 'a ServerAuthorization Linkerd admits and then drops',
   POLICY_RATE_LIMIT_UNUSED: 'an HTTPLocalRateLimitPolicy that is not in force',
   // Lint, outbound

@@ -219,9 +219,49 @@ export interface HttpRouteClass {
   readonly routeSelector: Selector;
 }
 
+/** One method of a GrpcService, with the labels declared on it. */
+export interface GrpcMethod {
+  readonly name: string;
+  readonly labels: Labels;
+  readonly at: Location;
+}
+
+/** The roadmap's GrpcService: the methods of one gRPC service, labelled like group routes. */
+export interface GrpcService {
+  readonly meta: ObjectMeta;
+  /** The fully qualified service name, e.g. `helloworld.Greeter`. */
+  readonly service: string;
+  /** Declared methods; none: one route for every method of the service. */
+  readonly methods: readonly GrpcMethod[];
+  /** Labels every method of the service carries (a method's own labels win). */
+  readonly labels: Labels;
+}
+
+/** Binds GrpcServices to a Server, as an HttpRouteBinding binds route groups. */
+export interface GrpcServiceBinding {
+  readonly meta: ObjectMeta;
+  readonly server: string;
+  /** `serviceRefs` by name, in the binding's namespace. */
+  readonly services: readonly string[];
+}
+
+/** A label selector over the method labels of one GrpcService (its `targetRef`). */
+export interface GrpcServiceClass {
+  readonly meta: ObjectMeta;
+  readonly service: string;
+  readonly methodSelector: Selector;
+}
+
 /** A target of the extension's composable policies. */
 export interface PolicyTarget {
-  readonly kind: 'Server' | 'HttpRouteBinding' | 'HttpRouteClass' | 'HTTPRoute' | 'GRPCRoute';
+  readonly kind:
+    | 'Server'
+    | 'HttpRouteBinding'
+    | 'HttpRouteClass'
+    | 'HTTPRoute'
+    | 'GRPCRoute'
+    | 'GrpcServiceBinding'
+    | 'GrpcServiceClass';
   readonly name: string;
   readonly at: Location;
 }
@@ -244,6 +284,19 @@ export interface HeaderRewritePolicy {
   readonly meta: ObjectMeta;
   readonly target: PolicyTarget;
   readonly rules: readonly RewriteRule[];
+}
+
+/** What a TelemetryPolicy can ask the proxy to record per route. */
+export const TELEMETRY_METRICS = ['requests', 'responses', 'latency'] as const;
+export type TelemetryMetric = (typeof TELEMETRY_METRICS)[number];
+
+/** Per-route metrics (the roadmap's inbound "Telemetry"): additive, like authorizations. */
+export interface TelemetryPolicy {
+  readonly meta: ObjectMeta;
+  readonly target: PolicyTarget;
+  readonly metrics: readonly TelemetryMetric[];
+  /** Route label keys copied onto every series of the route, as metric labels. */
+  readonly routeLabels: readonly string[];
 }
 
 /** HTTPLocalRateLimitPolicy (policy.linkerd.io/v1alpha1): request rates a Server admits. */
@@ -293,6 +346,12 @@ export interface PolicyResources {
   readonly routeClasses: readonly HttpRouteClass[];
   readonly timeoutPolicies: readonly TimeoutPolicy[];
   readonly headerRewritePolicies: readonly HeaderRewritePolicy[];
+  /** GrpcServices, their bindings and classes. Optional like `rateLimitPolicies`. */
+  readonly grpcServices?: readonly GrpcService[];
+  readonly grpcServiceBindings?: readonly GrpcServiceBinding[];
+  readonly grpcServiceClasses?: readonly GrpcServiceClass[];
+  /** TelemetryPolicies. Default: none. */
+  readonly telemetryPolicies?: readonly TelemetryPolicy[];
   /** HTTPLocalRateLimitPolicies. Optional so that hand-built resources need not list any. */
   readonly rateLimitPolicies?: readonly RateLimitPolicy[];
   /**

@@ -237,6 +237,8 @@ spec:
         group: 'books',
         'http.linkerd.io/method': 'POST',
         'http.linkerd.io/path': '/books/:book-id/edit',
+        'http.linkerd.io/version': 'HTTP/1.1',
+        'path.http.linkerd.io/book-id': ':book-id',
         'policy.labelwise.dev/binding': 'web-routes',
         'policy.labelwise.dev/group': 'books',
       },

@@ -18,6 +18,7 @@ import {
 } from '../resources/read-extension.js';
 import { compareRoutes } from '../routes/route-table.js';
 import { droppedObjectProblems } from './dropped-objects.js';
+import { GrpcBindings } from './grpc-services.js';
 import { key } from './object-key.js';
 import { Rejections, describeRejected, refInvalid } from './rejections.js';
 import type {
@@ -65,6 +66,8 @@ export class Attachments {
   readonly problems: PolicyProblem[] = [];
   /** Objects left out at load, so references to them are not reported as missing. */
   readonly rejections: Rejections;
+  /** GrpcServices bound to Servers, and their classes. */
+  readonly grpc: GrpcBindings;
   private readonly routesByServer = new Map<string, HttpRoute[]>();
   private readonly extensionByServer = new Map<string, ExtensionRoute[]>();
   private readonly classesByServer = new Map<string, HttpRouteClass[]>();
@@ -77,6 +80,8 @@ export class Attachments {
       this.servers.set(key(server.meta.namespace, server.meta.name), server);
     this.attachRoutes(resources.routes);
     this.attachBindings(resources);
+    this.grpc = new GrpcBindings(resources, this.servers, this.rejections);
+    pushAll(this.problems, this.grpc.problems);
     for (const c of resources.routeClasses)
       push(this.classesByServer, key(c.meta.namespace, c.server), c);
     for (const t of resources.timeoutPolicies)

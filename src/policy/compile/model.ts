@@ -292,7 +292,10 @@ export class PolicyModel {
     const timeouts = server === undefined ? [] : this.servers.timeoutsFor(server, []);
     const rewrites = server === undefined ? [] : this.servers.rewritesFor(server, []);
     const probes = this.settings.probeNetworks.length > 0 ? this.probePaths(pod, port) : [];
-    return defaultRoutes(probes, this.probe, timeouts, rewrites);
+    const routes = defaultRoutes(probes, this.probe, timeouts, rewrites);
+    return server === undefined
+      ? routes
+      : routes.map((r) => this.servers.withTelemetry(server, [], r));
   }
 }
 

@@ -60,6 +60,12 @@ function renderRoute(route: CompiledRoute): Record<string, unknown> {
     out.timeouts = route.timeouts.map((t) => ({ source: t.source, timeout: t.timeout }));
   if (route.rewrites.length > 0)
     out.rewrites = route.rewrites.map((r) => `headerrewritepolicy/${r.meta.name}`);
+  if (route.telemetry !== undefined)
+    out.telemetry = {
+      policies: [...route.telemetry.policies],
+      labels: { ...route.telemetry.labels },
+      series: route.telemetry.series.map((s) => ({ ...s, perRequest: [...s.perRequest] })),
+    };
   return out;
 }
 

@@ -13,18 +13,22 @@ import type {
   HeaderRewritePolicy,
   HttpRoute,
   PolicyResources,
+  PolicyTarget,
   ProxyProtocol,
   Server,
   ServerAuthorization,
   TimeoutPolicy,
 } from '../types.js';
 import type { Attachments, ExtensionRoute } from './attachments.js';
+import type { GrpcMethodRoute } from './grpc-services.js';
 import { compileServerAuthorization, defaultPolicyAuthorization } from './authorizations.js';
 import type { Authorization } from './authorizations.js';
 import { defaultGrpcRoute } from './default-routes.js';
 import { key } from './object-key.js';
 import type { PolicyIndex } from './policy-index.js';
 import { rateLimitFor } from './rate-limits.js';
+import { withDerivedLabels } from './route-labels.js';
+import { TelemetryIndex } from './telemetry.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 
 export interface ServerModel {
@@ -42,6 +46,7 @@ export interface ServerModel {
 /** The compiled Servers of one model, each built on first use. */
 export class ServerModels {
   private readonly serverModels = new Map<string, ServerModel>();
+  private readonly telemetry: TelemetryIndex;
 
   constructor(
     private readonly resources: PolicyResources,
@@ -49,7 +54,19 @@ export class ServerModels {
     private readonly attachments: Attachments,
     private readonly policies: PolicyIndex,
     private readonly localhost: Authorization,
-  ) {}
+  ) {
+    this.telemetry = new TelemetryIndex(resources.telemetryPolicies ?? []);
+  }
+
+  /** `route` with what the TelemetryPolicies on its Server and `targets` record for it. */
+  withTelemetry(
+    server: Server,
+    targets: readonly (readonly [PolicyTarget['kind'], string])[],
+    route: CompiledRoute,
+  ): CompiledRoute {
+    const telemetry = this.telemetry.forRoute(server, targets, route);
+    return telemetry === undefined ? route : { ...route, telemetry };
+  }
 
   /**
    * ServerAuthorizations that may select a Server: those naming it, and the namespace's
@@ -94,11 +111,11 @@ export class ServerModels {
       .map((route) => this.attachedRoute(server, route));
     for (const ext of this.attachments.extensionRoutesOf(server))
       routes.push(this.extensionRoute(server, ext));
-    // The proxy serves GRPCRoutes on a gRPC Server and HTTPRoutes (and the extension's routes)
-    // on the others; routes of the other kind stay attached but are never consulted.
-    const servedRoutes = routes.filter(
-      (r) => r.kind === served || (r.kind === 'HttpRouteGroup' && served === 'HTTPRoute'),
-    );
+    for (const rpc of this.attachments.grpc.routesOf(server))
+      routes.push(this.grpcServiceRoute(server, rpc));
+    // The proxy serves GRPCRoutes (and GrpcServices) on a gRPC Server and HTTPRoutes (and
+    // route groups) on the others; routes of the other kind stay attached, never consulted.
+    const servedRoutes = routes.filter((r) => servedKindOf(r.kind) === served);
     const rateLimit =
       served === 'HTTPRoute'
         ? rateLimitFor(this.resources.rateLimitPolicies ?? [], server, this.settings)
@@ -109,7 +126,11 @@ export class ServerModels {
         ? { authorizations, ignored, routes, ...limit }
         : { authorizations, ignored, routes, table: new RouteTable(servedRoutes), ...limit };
     if (servedRoutes.length === 0 && served === 'GRPCRoute') {
-      const grpc = defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, []));
+      const grpc = this.withTelemetry(
+        server,
+        [],
+        defaultGrpcRoute(this.timeoutsFor(server, []), this.rewritesFor(server, [])),
+      );
       model = { ...model, table: new RouteTable([grpc]) };
     }
     this.serverModels.set(serverKey, model);
@@ -156,7 +177,7 @@ export class ServerModels {
       ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
       [route.kind, route.meta.name] as const,
     ];
-    return {
+    return this.withTelemetry(server, targets, {
       name: route.meta.name,
       kind: route.kind,
       created: route.meta.created,
@@ -183,23 +204,24 @@ export class ServerModels {
       timeouts: this.timeoutsFor(server, targets),
       rewrites: this.rewritesFor(server, targets),
       at: route.meta.at,
-    };
+    });
   }
 
   private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
-    const classes = this.attachments.classesMatching(server, ext.labels);
+    const labels = withDerivedLabels(ext.labels, server.proxyProtocol, ext.template);
+    const classes = this.attachments.classesMatching(server, labels);
     const ns = server.meta.namespace;
     const targets = [
       ['HttpRouteBinding', ext.binding.meta.name] as const,
       ...classes.map((c) => ['HttpRouteClass', c.meta.name] as const),
     ];
-    return {
+    return this.withTelemetry(server, targets, {
       name: `${ext.group}:${ext.methods[0] ?? '*'} ${ext.template.text}`,
       kind: 'HttpRouteGroup',
       created: ext.binding.meta.created,
       hostnames: [],
       rules: [{ matches: [], filters: [] }],
-      labels: ext.labels,
+      labels,
       authorizations: dedupe(
         targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
       ),
@@ -216,7 +238,48 @@ export class ServerModels {
         index: ext.index,
       },
       at: ext.at,
-    };
+    });
+  }
+
+  /** A bound gRPC method: an exact `/<service>/<method>` match, as a GRPCRoute method match. */
+  private grpcServiceRoute(server: Server, rpc: GrpcMethodRoute): CompiledRoute {
+    const labels = withDerivedLabels(rpc.labels, server.proxyProtocol);
+    const classes = this.attachments.grpc.classesMatching(rpc, labels);
+    const ns = server.meta.namespace;
+    const targets = [
+      ['GrpcServiceBinding', rpc.binding.meta.name] as const,
+      ...classes.map((c) => ['GrpcServiceClass', c.meta.name] as const),
+    ];
+    const service = rpc.service.service;
+    const grpc = rpc.method === undefined ? { service } : { service, method: rpc.method };
+    return this.withTelemetry(server, targets, {
+      name: `${rpc.service.meta.name}:${service}/${rpc.method ?? '*'}`,
+      kind: 'GrpcService',
+      created: rpc.binding.meta.created,
+      hostnames: [],
+      rules: [
+        {
+          matches: [
+            {
+              path: { type: 'Exact', value: `/${service}/${rpc.method ?? '*'}` },
+              headers: [],
+              queryParams: [],
+              method: 'POST',
+              grpc,
+            },
+          ],
+          filters: [],
+        },
+      ],
+      labels,
+      authorizations: dedupe(
+        targets.flatMap(([kind, name]) => this.policies.authorizations(ns, kind, name)),
+      ),
+      ...nonEmpty(targets.flatMap(([kind, name]) => this.policies.ignored(ns, kind, name))),
+      timeouts: this.timeoutsFor(server, targets),
+      rewrites: this.rewritesFor(server, targets),
+      at: rpc.at,
+    });
   }
 
   timeoutsFor(
@@ -258,6 +321,13 @@ export function servedRouteKind(protocol: ProxyProtocol): 'HTTPRoute' | 'GRPCRou
   if (protocol === 'gRPC') return 'GRPCRoute';
   if (protocol === 'opaque' || protocol === 'TLS') return undefined;
   return 'HTTPRoute';
+}
+
+/** The protocol's route kind that serves a compiled route of kind `kind`. */
+function servedKindOf(kind: CompiledRoute['kind']): 'HTTPRoute' | 'GRPCRoute' | undefined {
+  if (kind === 'HttpRouteGroup' || kind === 'HTTPRoute') return 'HTTPRoute';
+  if (kind === 'GrpcService' || kind === 'GRPCRoute') return 'GRPCRoute';
+  return undefined;
 }
 
 /** `{ ignored }` when there are any, so routes without dropped policies stay as they were. */

@@ -11,6 +11,7 @@ import {
 import { lintShadowedRules } from './shadowed-rules.js';
 import { lintOutbound } from '../outbound/lint-outbound.js';
 import { lintBroadAuthorizations } from './broad-authorizations.js';
+import { lintGrpcClasses } from './lint-grpc.js';
 import {
   lintMissingAuthentications,
   lintMissingTargets,
@@ -29,6 +30,7 @@ export function lintModel(model: PolicyModel): PolicyProblem[] {
     ...lintMissingTargets(model),
     ...lintRouteStatus(model),
     ...lintIdleRoutes(model),
+    ...lintGrpcClasses(model),
     ...lintServerOverlaps(model),
     ...lintProbes(model),
     ...lintShadowedRules(model),

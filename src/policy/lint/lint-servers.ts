@@ -72,12 +72,18 @@ function targetExists(r: PolicyResources): (ns: string, kind: string, name: stri
   for (const s of r.routes) add(s.kind, s.meta);
   for (const s of r.routeBindings) add('HttpRouteBinding', s.meta);
   for (const s of r.routeClasses) add('HttpRouteClass', s.meta);
+  for (const s of r.grpcServices ?? []) add('GrpcService', s.meta);
+  for (const s of r.grpcServiceBindings ?? []) add('GrpcServiceBinding', s.meta);
+  for (const s of r.grpcServiceClasses ?? []) add('GrpcServiceClass', s.meta);
   const checked = new Set([
     'Server',
     'HTTPRoute',
     'GRPCRoute',
     'HttpRouteBinding',
     'HttpRouteClass',
+    'GrpcService',
+    'GrpcServiceBinding',
+    'GrpcServiceClass',
   ]);
   return (ns, kind, name) => !checked.has(kind) || known.has(`${kind} ${ns}/${name}`);
 }
@@ -102,6 +108,19 @@ function targetRefs(r: PolicyResources): TargetRef[] {
       kind: p.target.kind,
       name: p.target.name,
       at: p.target.at,
+    })),
+    ...(r.telemetryPolicies ?? []).map((p) => ({
+      meta: p.meta,
+      kind: p.target.kind,
+      name: p.target.name,
+      at: p.target.at,
+    })),
+    ...(r.grpcServiceClasses ?? []).map((c) => ({
+      meta: c.meta,
+      kind: 'GrpcService',
+      name: c.service,
+      at: c.meta.at,
+      consequence: 'this class selects no method and policies targeting it apply to nothing',
     })),
     ...r.routeClasses.map((c) => ({
       meta: c.meta,

@@ -6,11 +6,15 @@
 import { pushAll } from '../../base/index.js';
 import { compareText } from '../../base/index.js';
 import type {
+  GrpcService,
+  GrpcServiceBinding,
+  GrpcServiceClass,
   ObjectMeta,
   PolicyProblem,
   PolicyResources,
   RateLimitPolicy,
   RejectedObject,
+  TelemetryPolicy,
 } from '../types.js';
 import type { ReadContext } from './read-context.js';
 import type { EgressNetwork, OutboundRoute, Service } from '../outbound/types.js';
@@ -20,6 +24,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] 
 /** The resources being collected: every list writable, rate limits always present. */
 export type Collected = Mutable<PolicyResources> & {
   rateLimitPolicies: RateLimitPolicy[];
+  grpcServices: GrpcService[];
+  grpcServiceBindings: GrpcServiceBinding[];
+  grpcServiceClasses: GrpcServiceClass[];
+  telemetryPolicies: TelemetryPolicy[];
   services: Service[];
   egressNetworks: EgressNetwork[];
   outboundRoutes: OutboundRoute[];
@@ -47,6 +55,10 @@ export class ResourceCollector {
     timeoutPolicies: [],
     headerRewritePolicies: [],
     rateLimitPolicies: [],
+    grpcServices: [],
+    grpcServiceBindings: [],
+    grpcServiceClasses: [],
+    telemetryPolicies: [],
     services: [],
     egressNetworks: [],
     outboundRoutes: [],

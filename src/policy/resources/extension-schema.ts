@@ -8,6 +8,7 @@
  */
 import { EXTENSION } from './kinds.js';
 import { METHODS, TARGET_KINDS } from './read-extension.js';
+import { TELEMETRY_METRICS } from '../types.js';
 
 export const POLICY_EXTENSION_SCHEMA_ID =
   'https://labelwise.dev/schemas/policy-extension.schema.json';
@@ -103,8 +104,64 @@ const SPECS: Readonly<Record<string, object>> = {
   },
 };
 
+const GRPC_SPECS: Readonly<Record<string, object>> = {
+  GrpcService: {
+    required: ['service'],
+    properties: {
+      service: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$' },
+      labels: STRING_MAP,
+      methods: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+            labels: STRING_MAP,
+          },
+        },
+      },
+    },
+  },
+  GrpcServiceBinding: {
+    required: ['targetRef', 'serviceRefs'],
+    properties: {
+      targetRef: SERVER_REF,
+      serviceRefs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name'],
+          properties: { kind: { const: 'GrpcService' }, name: NAME },
+        },
+      },
+    },
+  },
+  GrpcServiceClass: {
+    required: ['targetRef', 'methodSelector'],
+    properties: {
+      targetRef: {
+        type: 'object',
+        required: ['kind', 'name'],
+        properties: { kind: { const: 'GrpcService' }, name: NAME },
+      },
+      methodSelector: { type: 'object' },
+    },
+  },
+  TelemetryPolicy: {
+    required: ['targetRef', 'metrics'],
+    properties: {
+      targetRef: TARGET_REF,
+      metrics: { type: 'array', items: { enum: [...TELEMETRY_METRICS] } },
+      routeLabels: { type: 'array', items: { type: 'string' } },
+    },
+  },
+};
+
+const ALL_SPECS: Readonly<Record<string, object>> = { ...SPECS, ...GRPC_SPECS };
+
 /** The kinds the schema describes, in the order the docs list them. */
-export const EXTENSION_KINDS: readonly string[] = Object.keys(SPECS);
+export const EXTENSION_KINDS: readonly string[] = Object.keys(ALL_SPECS);
 
 function kindBranch(kind: string): object {
   return {
@@ -116,7 +173,7 @@ function kindBranch(kind: string): object {
       required: ['metadata', 'spec'],
       properties: {
         metadata: { type: 'object', required: ['name'], properties: { name: NAME } },
-        spec: { type: 'object', ...SPECS[kind] },
+        spec: { type: 'object', ...ALL_SPECS[kind] },
       },
     },
   };

@@ -31,6 +31,10 @@ export const SUPPORTED_VERSIONS: Readonly<Record<string, string>> = {
   HttpRouteClass: EXTENSION,
   TimeoutPolicy: EXTENSION,
   HeaderRewritePolicy: EXTENSION,
+  GrpcService: EXTENSION,
+  GrpcServiceBinding: EXTENSION,
+  GrpcServiceClass: EXTENSION,
+  TelemetryPolicy: EXTENSION,
 };
 
 /** The API group each kind this module reads belongs to (`''`: the core group). */
@@ -55,6 +59,10 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   HttpRouteClass: ['policy.labelwise.dev'],
   TimeoutPolicy: ['policy.labelwise.dev'],
   HeaderRewritePolicy: ['policy.labelwise.dev'],
+  GrpcService: ['policy.labelwise.dev'],
+  GrpcServiceBinding: ['policy.labelwise.dev'],
+  GrpcServiceClass: ['policy.labelwise.dev'],
+  TelemetryPolicy: ['policy.labelwise.dev'],
 };
 
 /**
@@ -100,6 +108,10 @@ export function accepts(kind: string, apiVersion: string): boolean {
     case 'HttpRouteClass':
     case 'TimeoutPolicy':
     case 'HeaderRewritePolicy':
+    case 'GrpcService':
+    case 'GrpcServiceBinding':
+    case 'GrpcServiceClass':
+    case 'TelemetryPolicy':
       return apiVersion === EXTENSION;
     default:
       return isWorkload(kind, apiVersion);

@@ -23,7 +23,9 @@ import {
   readServerAuthorization,
 } from './read-authz.js';
 import { readExternalWorkload, readMeta, readNamespace, readPod, readServer } from './read-core.js';
+import { readGrpcService, readGrpcServiceBinding, readGrpcServiceClass } from './read-grpc.js';
 import { readRateLimitPolicy } from './read-ratelimit.js';
+import { readTelemetryPolicy } from './read-telemetry.js';
 import {
   readHeaderRewritePolicy,
   readRouteBinding,
@@ -259,6 +261,14 @@ function readByKind(ctx: ReadContext, meta: ObjectMeta, out: Collected): (() => 
       return keep(out.timeoutPolicies, readTimeoutPolicy(ctx, meta));
     case 'HeaderRewritePolicy':
       return keep(out.headerRewritePolicies, readHeaderRewritePolicy(ctx, meta));
+    case 'GrpcService':
+      return keep(out.grpcServices, readGrpcService(ctx, meta));
+    case 'GrpcServiceBinding':
+      return keep(out.grpcServiceBindings, readGrpcServiceBinding(ctx, meta));
+    case 'GrpcServiceClass':
+      return keep(out.grpcServiceClasses, readGrpcServiceClass(ctx, meta));
+    case 'TelemetryPolicy':
+      return keep(out.telemetryPolicies, readTelemetryPolicy(ctx, meta));
     default:
       // Deployments, StatefulSets, …: their pod template, as the pods they create.
       return keep(out.pods, readWorkload(ctx, meta));

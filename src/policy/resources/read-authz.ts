@@ -31,6 +31,8 @@ const TARGETS: Readonly<Record<string, readonly string[]>> = {
   Namespace: ['', 'core'],
   HttpRouteBinding: [EXTENSION_GROUP],
   HttpRouteClass: [EXTENSION_GROUP],
+  GrpcServiceBinding: [EXTENSION_GROUP],
+  GrpcServiceClass: [EXTENSION_GROUP],
 };
 
 const AUTHENTICATIONS: Readonly<Record<string, readonly string[]>> = {

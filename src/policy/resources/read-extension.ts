@@ -1,6 +1,7 @@
 /**
  * Readers for the roadmap extension (`policy.labelwise.dev/v1alpha1`): HttpRouteGroup,
- * HttpRouteBinding, HttpRouteClass, TimeoutPolicy and HeaderRewritePolicy.
+ * HttpRouteBinding, HttpRouteClass, TimeoutPolicy and HeaderRewritePolicy (the gRPC kinds and
+ * TelemetryPolicy are in read-grpc.ts and read-telemetry.ts).
  */
 import { LabelwiseError } from '../../base/errors.js';
 import { compareText } from '../../base/text.js';
@@ -30,12 +31,28 @@ import { parseGatewayDuration, readValueMatches } from './read-routes.js';
 /** Route labels derived by the model; users may not set them. */
 export const METHOD_LABEL = 'http.linkerd.io/method';
 export const PATH_LABEL = 'http.linkerd.io/path';
+/** `HTTP/1.1` or `HTTP/2`, from the Server's proxyProtocol (absent for `unknown`). */
+export const VERSION_LABEL = 'http.linkerd.io/version';
 export const PARAM_PREFIX = 'path.http.linkerd.io/';
 /** Request header `x` appears to rewrite-rule selectors as the label `header.http.labelwise.dev/x`. */
 export const HEADER_PREFIX = 'header.http.labelwise.dev/';
 /** Labels naming the binding and group a route came from (for classes and the linter). */
 export const BINDING_LABEL = 'policy.labelwise.dev/binding';
 export const GROUP_LABEL = 'policy.labelwise.dev/group';
+/** Labels of a GrpcService method: the service and method names, and the GrpcService object. */
+export const GRPC_SERVICE_LABEL = 'grpc.linkerd.io/service';
+export const GRPC_METHOD_LABEL = 'grpc.linkerd.io/method';
+export const GRPC_OBJECT_LABEL = 'policy.labelwise.dev/grpc-service';
+const DERIVED = new Set([
+  METHOD_LABEL,
+  PATH_LABEL,
+  VERSION_LABEL,
+  BINDING_LABEL,
+  GROUP_LABEL,
+  GRPC_SERVICE_LABEL,
+  GRPC_METHOD_LABEL,
+  GRPC_OBJECT_LABEL,
+]);
 
 export const METHODS = [
   'GET',
@@ -54,6 +71,8 @@ export const TARGET_KINDS: readonly PolicyTarget['kind'][] = [
   'HttpRouteClass',
   'HTTPRoute',
   'GRPCRoute',
+  'GrpcServiceBinding',
+  'GrpcServiceClass',
 ];
 
 const GROUP_ROUTE_FIELDS = ['methods', 'path', 'routeGroupRef', 'labels', 'headers', 'queryParams'];
@@ -125,19 +144,13 @@ function readGroupRoute(
   };
 }
 
-/** A route's declared labels: valid Kubernetes labels, none the model derives itself. */
-function readGroupLabels(ctx: ReadContext, base: Path): Labels {
+/** A route's (or gRPC method's) declared labels: valid Kubernetes labels, none derived. */
+export function readGroupLabels(ctx: ReadContext, base: Path): Labels {
   const labels = ctx.stringMap([...base, 'labels']);
   for (const error of validateLabels(labels, 'kubernetes'))
     ctx.fail('POLICY_INVALID_LABEL', [...base, 'labels', error.source.label ?? ''], error.message);
   for (const key of Object.keys(labels)) {
-    const derived =
-      key === METHOD_LABEL ||
-      key === PATH_LABEL ||
-      key.startsWith(PARAM_PREFIX) ||
-      key === BINDING_LABEL ||
-      key === GROUP_LABEL;
-    if (derived)
+    if (DERIVED.has(key) || key.startsWith(PARAM_PREFIX))
       ctx.fail(
         'POLICY_RESERVED_LABEL',
         [...base, 'labels', key],
@@ -173,7 +186,7 @@ function checkConflicts(
   }
 }
 
-function readServerTarget(ctx: ReadContext): string | undefined {
+export function readServerTarget(ctx: ReadContext): string | undefined {
   ctx.onlyFields(['spec', 'targetRef'], TARGET_FIELDS, 'a targetRef');
   const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
   const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });
@@ -216,7 +229,7 @@ export function readRouteClass(ctx: ReadContext, meta: ObjectMeta): HttpRouteCla
   return { meta, server, routeSelector: selector };
 }
 
-function readTarget(ctx: ReadContext): PolicyTarget | undefined {
+export function readTarget(ctx: ReadContext): PolicyTarget | undefined {
   ctx.onlyFields(['spec', 'targetRef'], TARGET_FIELDS, 'a targetRef');
   const kind = ctx.string(['spec', 'targetRef', 'kind'], { required: true });
   const name = ctx.string(['spec', 'targetRef', 'name'], { required: true, nonEmpty: true });

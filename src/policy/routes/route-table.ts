@@ -16,6 +16,7 @@
  */
 import type { Labels } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
+import type { RouteTelemetry } from '../compile/telemetry.js';
 import type { Template } from '../path-template.js';
 import { TemplateRouter, compareSpecificity, matchTemplate } from '../path-template.js';
 import type { TemplateHit } from '../path-template.js';
@@ -30,7 +31,8 @@ import { packScore, packable, packableRequest } from './packed-score.js';
 import { PrefixTrie } from './prefix-trie.js';
 import type { PolicyRequest } from './request.js';
 
-export type RouteKind = 'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup';
+export type RouteKind =
+  'HTTPRoute' | 'GRPCRoute' | 'default' | 'probe' | 'HttpRouteGroup' | 'GrpcService';
 
 /** A timeout that applies to a route, with where it came from. */
 export interface AppliedTimeout {
@@ -58,6 +60,8 @@ export interface CompiledRoute {
   readonly timeouts: readonly AppliedTimeout[];
   /** Exclusive rewrite policies, oldest first. */
   readonly rewrites: readonly HeaderRewritePolicy[];
+  /** What TelemetryPolicies record for the route. Default: nothing per route. */
+  readonly telemetry?: RouteTelemetry;
   /** Extension routes: the template and methods (empty: any). */
   readonly template?: {
     readonly template: Template;

@@ -1,0 +1,50 @@
+/**
+ * The route labels the roadmap defines that depend on more than the route itself:
+ * `http.linkerd.io/version` (from the Server's protocol) and `path.http.linkerd.io/<param>`
+ * (from the template). They are set at compile time so that HttpRouteClass and GrpcServiceClass
+ * selectors can use them; the path-parameter values become the matched values at request time.
+ */
+import { labelsFrom } from '../../selector/index.js';
+import type { Labels } from '../../selector/index.js';
+import type { Template } from '../path-template.js';
+import { PARAM_PREFIX, VERSION_LABEL } from '../resources/read-extension.js';
+import type { ProxyProtocol } from '../types.js';
+
+/**
+ * The HTTP version every request on a Server of this protocol has; undefined when the proxy
+ * detects it per connection (`unknown`) or routes do not apply (opaque, TLS).
+ */
+export function httpVersionOf(protocol: ProxyProtocol): string | undefined {
+  if (protocol === 'HTTP/1') return 'HTTP/1.1';
+  if (protocol === 'HTTP/2' || protocol === 'gRPC') return 'HTTP/2';
+  return undefined;
+}
+
+/**
+ * A template's parameters as compile-time labels. The value is the segment as written
+ * (`:book-id`, `*rest`): a class can select routes that take a parameter (Exists) or a
+ * rest parameter rather than one segment (In), but never a request's value, which is only known
+ * per request.
+ */
+export function paramLabels(template: Template): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const segment of template.segments) {
+    if (segment.kind === 'param') out[`${PARAM_PREFIX}${segment.name}`] = `:${segment.name}`;
+    else if (segment.kind === 'rest') out[`${PARAM_PREFIX}${segment.name}`] = `*${segment.name}`;
+  }
+  return out;
+}
+
+/** `labels` with the version of `protocol` and, for a template, its parameter labels. */
+export function withDerivedLabels(
+  labels: Labels,
+  protocol: ProxyProtocol,
+  template?: Template,
+): Labels {
+  const version = httpVersionOf(protocol);
+  return labelsFrom({
+    ...labels,
+    ...(template === undefined ? {} : paramLabels(template)),
+    ...(version === undefined ? {} : { [VERSION_LABEL]: version }),
+  });
+}

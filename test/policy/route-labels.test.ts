@@ -1,0 +1,145 @@
+// Route labels the roadmap defines beyond method and path (docs/policy.md, "Route labels"):
+// `http.linkerd.io/version` from the Server's protocol, and `path.http.linkerd.io/<param>` set at
+// compile time so an HttpRouteClass can select routes by the parameters their templates take.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { lintPolicy } from '../../src/policy/index.js';
+import { ID, ask, load, model, pod, policy, server } from './helpers.js';
+
+const EXT = 'policy.labelwise.dev/v1alpha1';
+
+const GROUP = `
+apiVersion: ${EXT}
+kind: HttpRouteGroup
+metadata: { name: books, namespace: ns }
+spec:
+  routes:
+    - methods: [GET]
+      path: /books/:book-id
+    - methods: [GET]
+      path: /books
+    - methods: [GET]
+      path: /files/*rest
+---`;
+
+function groupOnServer(serverName: string, withGroup = true): string {
+  return `${withGroup ? GROUP : ''}
+apiVersion: ${EXT}
+kind: HttpRouteBinding
+metadata: { name: books-${serverName}, namespace: ns }
+spec: { targetRef: { kind: Server, name: ${serverName} }, routeRefs: [{ name: books }] }
+---`;
+}
+
+function routeClass(name: string, serverName: string, selector: string): string {
+  return `
+apiVersion: ${EXT}
+kind: HttpRouteClass
+metadata: { name: ${name}, namespace: ns }
+spec:
+  targetRef: { kind: Server, name: ${serverName} }
+  routeSelector: ${selector}
+---`;
+}
+
+describe('route labels: http.linkerd.io/version', () => {
+  const cases: { protocol: string; want: string | undefined }[] = [
+    { protocol: 'HTTP/1', want: 'HTTP/1.1' },
+    { protocol: 'HTTP/2', want: 'HTTP/2' },
+    // The proxy detects the version per connection: no compile-time value.
+    { protocol: 'unknown', want: undefined },
+  ];
+  for (const c of cases) {
+    it(`a ${c.protocol} Server gives ${c.want ?? 'no version label'}`, () => {
+      const m = model(pod() + server('web', { protocol: c.protocol }) + groupOnServer('web'));
+      const p = m.pod('ns', 'pod');
+      assert.ok(p);
+      const routes = m.portPolicy(p, 8080).table.routes;
+      assert.equal(routes.length, 3);
+      for (const r of routes) assert.equal(r.labels['http.linkerd.io/version'], c.want, r.name);
+    });
+  }
+
+  it('a class selecting HTTP/2 covers the HTTP/2 Server only', () => {
+    const yaml =
+      pod({
+        ports: [
+          ['http', 8080],
+          ['h2', 8081],
+        ],
+      }) +
+      server('web', { protocol: 'HTTP/1' }) +
+      server('web2', { protocol: 'HTTP/2', port: 8081 }) +
+      groupOnServer('web') +
+      groupOnServer('web2', false) +
+      routeClass('h2-web', 'web', '{ matchLabels: { http.linkerd.io/version: HTTP/2 } }') +
+      routeClass('h2-web2', 'web2', '{ matchLabels: { http.linkerd.io/version: HTTP/2 } }') +
+      policy('h2-only', { kind: 'HttpRouteClass', name: 'h2-web' }, []) +
+      policy('h2-only-2', { kind: 'HttpRouteClass', name: 'h2-web2' }, []);
+    const m = model(yaml);
+    assert.equal(ask(m, { path: '/books', port: 8080 }).decision, 'deny');
+    const d = ask(m, { path: '/books', port: 8081 });
+    assert.equal(d.decision, 'allow', d.trace.join('\n'));
+    assert.equal(d.authorization, 'authorizationpolicy/h2-only-2');
+  });
+
+  it('the version label is derived: a route may not set it', () => {
+    const { problems } = load(`
+apiVersion: ${EXT}
+kind: HttpRouteGroup
+metadata: { name: g, namespace: ns }
+spec:
+  routes:
+    - path: /
+      labels: { http.linkerd.io/version: two }
+---`);
+    assert.deepEqual(
+      problems.map((p) => [p.code, p.line]),
+      [['POLICY_RESERVED_LABEL', 8]],
+    );
+  });
+});
+
+describe('route labels: path parameters at compile time', () => {
+  const yaml = (selector: string): string =>
+    pod() +
+    server('web') +
+    groupOnServer('web') +
+    routeClass('by-book', 'web', selector) +
+    policy('book-readers', { kind: 'HttpRouteClass', name: 'by-book' }, [
+      { kind: 'ServiceAccount', name: 'reader' },
+    ]);
+
+  it('a class selects the routes whose template takes the parameter (Exists)', () => {
+    const m = model(
+      yaml('{ matchExpressions: [{ key: path.http.linkerd.io/book-id, operator: Exists }] }'),
+    );
+    const p = m.pod('ns', 'pod');
+    assert.ok(p);
+    const routes = m.portPolicy(p, 8080).table.routes;
+    const covered = routes
+      .filter((r) => r.authorizations.some((a) => a.name === 'authorizationpolicy/book-readers'))
+      .map((r) => r.name);
+    assert.deepEqual(covered, ['books:GET /books/:book-id']);
+    const reader = ask(m, { path: '/books/7', identity: ID('reader') });
+    assert.equal(reader.decision, 'allow', reader.trace.join('\n'));
+    assert.equal(ask(m, { path: '/books', identity: ID('reader') }).decision, 'deny');
+  });
+
+  it('the compile-time value tells a rest parameter from a one-segment one', () => {
+    const m = model(yaml('{ matchLabels: { path.http.linkerd.io/rest: "*rest" } }'));
+    const d = ask(m, { path: '/files/a/b', identity: ID('reader') });
+    assert.equal(d.decision, 'allow', d.trace.join('\n'));
+    assert.equal(d.route, 'books:GET /files/*rest');
+  });
+
+  it("a request's parameter value is not known at compile time: a class on it selects nothing", () => {
+    const m = model(yaml('{ matchLabels: { path.http.linkerd.io/book-id: "7" } }'));
+    assert.equal(ask(m, { path: '/books/7', identity: ID('reader') }).decision, 'deny');
+    const findings = lintPolicy(m).filter((f) => f.code === 'POLICY_CLASS_SELECTS_NOTHING');
+    assert.deepEqual(
+      findings.map((f) => f.object),
+      ['HttpRouteClass ns/by-book'],
+    );
+  });
+});
