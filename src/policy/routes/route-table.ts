@@ -89,7 +89,16 @@ export interface RouteHit {
   readonly params?: Readonly<Record<string, string>>;
 }
 
-interface Entry {
+/** A winning route rule without its score (see {@link RouteTable.findRule}). */
+export interface RuleRef {
+  readonly route: CompiledRoute;
+  readonly rule: number;
+  readonly match: number;
+  /** The match's position in the table, from 0: callers keep what they derive from it by it. */
+  readonly id: number;
+}
+
+interface Entry extends RuleRef {
   readonly route: CompiledRoute;
   readonly order: number;
   readonly rule: number;
@@ -342,6 +351,8 @@ export class RouteTable {
   private constrained = false;
   /** Every match's score fits `packed-score.ts`: `find` compares numbers, not arrays. */
   private readonly packable: boolean;
+  /** `findRule`'s lookup state, reused: a lookup runs to its end before the next begins. */
+  private readonly scratch: Best;
 
   constructor(routes: readonly CompiledRoute[]) {
     this.routes = [...routes].sort(compareRoutes);
@@ -357,7 +368,7 @@ export class RouteTable {
       }
       route.rules.forEach((rule, r) =>
         rule.matches.forEach((spec, m) => {
-          const entry: Entry = { route, order, rule: r, match: m, spec };
+          const entry: Entry = { route, order, rule: r, match: m, spec, id: this.entries.length };
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
           else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
@@ -373,6 +384,38 @@ export class RouteTable {
       this.entries.map((e) => e.spec),
       this.routes.map((r) => r.hostnames),
     );
+    this.scratch = {
+      entry: undefined,
+      score: undefined,
+      packed: -1,
+      fast: true,
+      request: undefined as unknown as PolicyRequest,
+      precedence: 'linkerd',
+      considered: undefined,
+    };
+  }
+
+  /**
+   * The rule `find` picks with Linkerd's precedence, without its score and with nothing
+   * allocated: for callers that need neither (outbound routing without a trace). Undefined
+   * when the answer needs `find` itself: templates, or scores that do not pack.
+   */
+  findRule(request: PolicyRequest): RuleRef | null | undefined {
+    if (!this.packable || this.templateRoutes.length > 0 || !packableRequest(request))
+      return undefined;
+    const state = this.scratch;
+    state.entry = undefined;
+    state.packed = -1;
+    state.request = request;
+    const exact = this.exact.get(request.path);
+    if (exact !== undefined) consider(state, exact, request.path.length);
+    if (this.rootPrefix.length > 0) consider(state, this.rootPrefix);
+    this.prefix.forEachMatch(trimSlashes(request.path), state, consider);
+    if (this.patterns.length > 0) consider(state, this.patterns);
+    const entry = state.entry;
+    state.entry = undefined;
+    state.request = undefined as unknown as PolicyRequest;
+    return entry ?? null;
   }
 
   /**
@@ -509,7 +552,7 @@ interface Best {
   /** Packed mode (`packed-score.ts`): the best candidate's packed score; -1 before any. */
   packed: number;
   readonly fast: boolean;
-  readonly request: PolicyRequest;
+  request: PolicyRequest;
   readonly precedence: Precedence;
   readonly considered: Considered[] | undefined;
 }
