@@ -19,15 +19,34 @@ interface RadixNode<T> {
   /** The first character of each child's label, beside `children`. */
   firsts: number[];
   children: RadixNode<T>[];
+  /** Past a few children: the children by first character below 128 (what paths use). */
+  ascii: (RadixNode<T> | undefined)[] | undefined;
 }
+
+/** Children up to this many are scanned; more get an `ascii` table. */
+const SCANNED = 4;
 
 const SLASH = 47;
 
 function newNode<T>(label: string, entries: T[] | undefined): RadixNode<T> {
-  return { label, entries, firsts: [], children: [] };
+  return { label, entries, firsts: [], children: [], ascii: undefined };
+}
+
+function addChild<T>(node: RadixNode<T>, code: number, child: RadixNode<T>): void {
+  node.firsts.push(code);
+  node.children.push(child);
+  if (node.firsts.length <= SCANNED || node.firsts.some((c) => c >= 128)) {
+    node.ascii = undefined;
+    return;
+  }
+  const ascii = new Array<RadixNode<T> | undefined>(128).fill(undefined);
+  node.firsts.forEach((c, i) => (ascii[c] = node.children[i]));
+  node.ascii = ascii;
 }
 
 function childAt<T>(node: RadixNode<T>, code: number): RadixNode<T> | undefined {
+  const ascii = node.ascii;
+  if (ascii !== undefined) return code < 128 ? ascii[code] : undefined;
   const firsts = node.firsts;
   for (let i = 0; i < firsts.length; i++) if (firsts[i] === code) return node.children[i];
   return undefined;
@@ -43,8 +62,7 @@ export class PrefixTrie<T> {
     while (pos < prefix.length) {
       const child = childAt(node, prefix.charCodeAt(pos));
       if (child === undefined) {
-        node.firsts.push(prefix.charCodeAt(pos));
-        node.children.push(newNode(prefix.slice(pos), [value]));
+        addChild(node, prefix.charCodeAt(pos), newNode(prefix.slice(pos), [value]));
         return;
       }
       const label = child.label;
@@ -60,10 +78,13 @@ export class PrefixTrie<T> {
         const tail = newNode<T>(label.slice(common), child.entries);
         tail.firsts = child.firsts;
         tail.children = child.children;
+        tail.ascii = child.ascii;
         child.label = label.slice(0, common);
         child.entries = undefined;
-        child.firsts = [label.charCodeAt(common)];
-        child.children = [tail];
+        child.firsts = [];
+        child.children = [];
+        child.ascii = undefined;
+        addChild(child, label.charCodeAt(common), tail);
       }
       node = child;
       pos += common;

@@ -104,6 +104,8 @@ interface Entry extends RuleRef {
   readonly rule: number;
   readonly match: number;
   readonly spec: RouteMatchSpec;
+  /** No hostnames, header or query matchers, not gRPC: scored by method and path alone. */
+  readonly plain: boolean;
 }
 
 /** Path score kinds for gateway-api precedence. */
@@ -368,7 +370,13 @@ export class RouteTable {
       }
       route.rules.forEach((rule, r) =>
         rule.matches.forEach((spec, m) => {
-          const entry: Entry = { route, order, rule: r, match: m, spec, id: this.entries.length };
+          const plain =
+            route.hostnames.length === 0 &&
+            spec.grpc === undefined &&
+            spec.headers.length === 0 &&
+            spec.queryParams.length === 0;
+          const id = this.entries.length;
+          const entry: Entry = { route, order, rule: r, match: m, spec, id, plain };
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
           else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
@@ -408,10 +416,10 @@ export class RouteTable {
     state.packed = -1;
     state.request = request;
     const exact = this.exact.get(request.path);
-    if (exact !== undefined) consider(state, exact, request.path.length);
-    if (this.rootPrefix.length > 0) consider(state, this.rootPrefix);
-    this.prefix.forEachMatch(trimSlashes(request.path), state, consider);
-    if (this.patterns.length > 0) consider(state, this.patterns);
+    if (exact !== undefined) considerQuick(state, exact, request.path.length);
+    if (this.rootPrefix.length > 0) considerQuick(state, this.rootPrefix, -1);
+    this.prefix.forEachMatch(trimSlashes(request.path), state, considerQuick);
+    if (this.patterns.length > 0) considerQuick(state, this.patterns, -1);
     const entry = state.entry;
     state.entry = undefined;
     state.request = undefined as unknown as PolicyRequest;
@@ -582,6 +590,45 @@ function consider(state: Best, list: readonly Entry[], matched = -1): void {
       state.score = score;
     }
   }
+}
+
+/**
+ * `consider` in packed mode for `findRule`: a plain entry (most are) is scored inline from its
+ * method and path; the others as `consider` scores them.
+ */
+function considerQuick(state: Best, list: readonly Entry[], matched: number): void {
+  const request = state.request;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i] as Entry;
+    if (!entry.plain) {
+      const host = hostRank(entry.route.hostnames, request.host);
+      if (host !== undefined) considerPacked(state, entry, host, matched);
+      continue;
+    }
+    const method = entry.spec.method;
+    if (method !== undefined && method !== request.method) continue;
+    const length = matched >= 0 ? matched : pathMatchLength(entry.spec, request.path);
+    if (length < 0) continue;
+    const packed = packScore(0, 0, length, 0, 0, method === undefined ? 0 : 1);
+    const best = state.entry;
+    if (
+      best === undefined ||
+      packed > state.packed ||
+      (packed === state.packed && earlier(entry, best))
+    ) {
+      state.entry = entry;
+      state.packed = packed;
+    }
+  }
+}
+
+/** Tie order among equal scores: route order, then rule, then match. */
+function earlier(entry: Entry, best: Entry): boolean {
+  return entry.order !== best.order
+    ? entry.order < best.order
+    : entry.rule !== best.rule
+      ? entry.rule < best.rule
+      : entry.match < best.match;
 }
 
 /** `scoreMatch` for `linkerd` precedence, packed: the same order with no array per candidate. */
