@@ -16,6 +16,8 @@ interface RadixNode<T> {
   /** The characters this node adds to its parent's. */
   label: string;
   entries: T[] | undefined;
+  /** Exact paths ending here: they match a path that ends here (with no trailing slash). */
+  exact: T[] | undefined;
   /** The first character of each child's label, beside `children`. */
   firsts: number[];
   children: RadixNode<T>[];
@@ -29,7 +31,7 @@ const SCANNED = 4;
 const SLASH = 47;
 
 function newNode<T>(label: string, entries: T[] | undefined): RadixNode<T> {
-  return { label, entries, firsts: [], children: [], ascii: undefined };
+  return { label, entries, exact: undefined, firsts: [], children: [], ascii: undefined };
 }
 
 function addChild<T>(node: RadixNode<T>, code: number, child: RadixNode<T>): void {
@@ -57,13 +59,23 @@ export class PrefixTrie<T> {
 
   /** Adds `value` under a trimmed prefix that starts with `/` (not `/` itself). */
   add(prefix: string, value: T): void {
+    (this.nodeOf(prefix).entries ??= []).push(value);
+  }
+
+  /** Adds `value` under an Exact path that starts with `/` and does not end with one. */
+  addExact(path: string, value: T): void {
+    (this.nodeOf(path).exact ??= []).push(value);
+  }
+
+  private nodeOf(prefix: string): RadixNode<T> {
     let node = this.root;
     let pos = 0;
     while (pos < prefix.length) {
       const child = childAt(node, prefix.charCodeAt(pos));
       if (child === undefined) {
-        addChild(node, prefix.charCodeAt(pos), newNode(prefix.slice(pos), [value]));
-        return;
+        const leaf = newNode<T>(prefix.slice(pos), undefined);
+        addChild(node, prefix.charCodeAt(pos), leaf);
+        return leaf;
       }
       const label = child.label;
       let common = 1;
@@ -76,11 +88,13 @@ export class PrefixTrie<T> {
       if (common < label.length) {
         // Split: the child keeps the shared head, a new node takes its tail and what it held.
         const tail = newNode<T>(label.slice(common), child.entries);
+        tail.exact = child.exact;
         tail.firsts = child.firsts;
         tail.children = child.children;
         tail.ascii = child.ascii;
         child.label = label.slice(0, common);
         child.entries = undefined;
+        child.exact = undefined;
         child.firsts = [];
         child.children = [];
         child.ascii = undefined;
@@ -89,16 +103,18 @@ export class PrefixTrie<T> {
       node = child;
       pos += common;
     }
-    (node.entries ??= []).push(value);
+    return node;
   }
 
   /**
    * Calls `visit(state, entries, length)` for every prefix that matches `trimmed` (a path with
    * its trailing slashes removed), shortest first; `length` is the prefix's (what Linkerd
-   * scores). Allocates nothing (the state spares a closure).
+   * scores). With `whole` (`trimmed` is the path itself: it had no trailing slash), the Exact
+   * paths equal to it too, last. Allocates nothing (the state spares a closure).
    */
   forEachMatch<S>(
     trimmed: string,
+    whole: boolean,
     state: S,
     visit: (state: S, entries: readonly T[], length: number) => void,
   ): void {
@@ -117,5 +133,6 @@ export class PrefixTrie<T> {
       if (node.entries !== undefined && (pos === length || trimmed.charCodeAt(pos) === SLASH))
         visit(state, node.entries, pos);
     }
+    if (whole && node.exact !== undefined && pos === length) visit(state, node.exact, pos);
   }
 }

@@ -379,8 +379,13 @@ export class RouteTable {
           const entry: Entry = { route, order, rule: r, match: m, spec, id, plain };
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
-          else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
-          else if (spec.path.type === 'PathPrefix') {
+          else if (spec.path.type === 'Exact') {
+            // Most Exact paths ride the prefix walk; the rest (a trailing slash, no leading
+            // one) stay in the map, which only paths of that shape probe.
+            const value = spec.path.value;
+            if (probesExact(value)) push(this.exact, value, entry);
+            else this.prefix.addExact(value, entry);
+          } else if (spec.path.type === 'PathPrefix') {
             const trimmed = spec.path.value === '/' ? '' : trimSlashes(spec.path.value);
             if (trimmed === '') this.rootPrefix.push(entry);
             else this.prefix.add(trimmed, entry);
@@ -415,10 +420,12 @@ export class RouteTable {
     state.entry = undefined;
     state.packed = -1;
     state.request = request;
-    const exact = this.exact.get(request.path);
-    if (exact !== undefined) considerQuick(state, exact, request.path.length);
+    const path = request.path;
+    const whole = !probesExact(path);
+    const exact = whole ? undefined : this.exact.get(path);
+    if (exact !== undefined) considerQuick(state, exact, path.length);
     if (this.rootPrefix.length > 0) considerQuick(state, this.rootPrefix, -1);
-    this.prefix.forEachMatch(trimSlashes(request.path), state, considerQuick);
+    this.prefix.forEachMatch(whole ? path : trimSlashes(path), whole, state, considerQuick);
     if (this.patterns.length > 0) considerQuick(state, this.patterns, -1);
     const entry = state.entry;
     state.entry = undefined;
@@ -446,10 +453,12 @@ export class RouteTable {
       precedence,
       considered,
     };
-    const exact = this.exact.get(request.path);
-    if (exact !== undefined) consider(state, exact, request.path.length);
+    const path = request.path;
+    const whole = !probesExact(path);
+    const exact = whole ? undefined : this.exact.get(path);
+    if (exact !== undefined) consider(state, exact, path.length);
     if (this.rootPrefix.length > 0) consider(state, this.rootPrefix);
-    this.prefix.forEachMatch(trimSlashes(request.path), state, consider);
+    this.prefix.forEachMatch(whole ? path : trimSlashes(path), whole, state, consider);
     if (this.patterns.length > 0) consider(state, this.patterns);
     if (fast && state.entry !== undefined) {
       // Only the winner's score is built as an array.
@@ -675,6 +684,14 @@ function better(score: number[], entry: Entry, bestScore: number[], bestEntry: E
   if (entry.order !== bestEntry.order) return entry.order < bestEntry.order;
   if (entry.rule !== bestEntry.rule) return entry.rule < bestEntry.rule;
   return entry.match < bestEntry.match;
+}
+
+/**
+ * Does an Exact path (or a request path) sit outside the prefix walk: no leading `/`, or a
+ * trailing one (the walk sees paths with trailing slashes trimmed)?
+ */
+function probesExact(path: string): boolean {
+  return path.charCodeAt(0) !== 47 || path.charCodeAt(path.length - 1) === 47;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
