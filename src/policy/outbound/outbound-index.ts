@@ -67,8 +67,15 @@ export interface ServiceTarget {
   readonly served: PortRoutes;
   /** The destination as decisions show it, `svc.ns:port`. */
   readonly to: string;
-  /** Each route table match's outcome by `RuleRef.id`, filled by `routeOutbound`. */
-  readonly byMatch: (Outcome | undefined)[];
+  /** What each route table match decides, by `RuleRef.id`, filled by `routeOutbound`. */
+  readonly byMatch: (MatchOutcome | undefined)[];
+}
+
+/** A route table match's rule, named as decisions name it, and its outcome. */
+export interface MatchOutcome {
+  readonly route: string;
+  readonly rule: number;
+  readonly outcome: Outcome;
 }
 
 const NO_LABELS = Object.freeze(Object.create(null) as Record<string, string>);

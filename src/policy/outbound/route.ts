@@ -347,26 +347,29 @@ function quickRoute(
   const served = target.served;
   const hit = table.findRule(input.request);
   if (hit === undefined) return undefined;
-  let outcome: Outcome | undefined;
+  const from = `${input.from.namespace}/${input.from.name}`;
   if (hit === null) {
     // No rule: the 404 outcome, kept under '' as the general path keeps it.
-    outcome = served.outcomes.get('');
-  } else {
-    outcome = target.byMatch[hit.id];
-    if (outcome === undefined) {
-      const rule = served.byCompiled.get(hit.route)?.rules[hit.rule];
-      outcome = rule === undefined ? undefined : served.outcomes.get(rule);
-      if (outcome !== undefined) target.byMatch[hit.id] = outcome;
-    }
+    const outcome = served.outcomes.get('');
+    return outcome === undefined
+      ? undefined
+      : decisionFrom(outcome, from, target.to, served, null, null, null, NO_TRACE);
   }
-  if (outcome === undefined) return undefined;
+  let known = target.byMatch[hit.id];
+  if (known === undefined) {
+    const rule = served.byCompiled.get(hit.route)?.rules[hit.rule];
+    const outcome = rule === undefined ? undefined : served.outcomes.get(rule);
+    if (outcome === undefined) return undefined;
+    known = { route: hit.route.name, rule: hit.rule, outcome };
+    target.byMatch[hit.id] = known;
+  }
   return decisionFrom(
-    outcome,
-    `${input.from.namespace}/${input.from.name}`,
+    known.outcome,
+    from,
     target.to,
     served,
-    hit === null ? null : hit.route.name,
-    hit === null ? null : hit.rule,
+    known.route,
+    known.rule,
     null,
     NO_TRACE,
   );

@@ -106,6 +106,11 @@ interface Entry extends RuleRef {
   readonly spec: RouteMatchSpec;
   /** No hostnames, header or query matchers, not gRPC: scored by method and path alone. */
   readonly plain: boolean;
+  /**
+   * `spec.method`, here too: specs come in several shapes (inbound and outbound build them
+   * apart), entries in one, so the hot loop's read stays monomorphic.
+   */
+  readonly method: string | undefined;
 }
 
 /** Path score kinds for gateway-api precedence. */
@@ -334,9 +339,10 @@ export interface Considered {
 }
 
 /**
- * The routes of one Server, indexed for lookup. Exact paths sit in a map, prefixes in a map by
- * normalised prefix (a request probes one key per path segment), templates in a segment trie;
- * only regular expressions are scanned. {@link RouteTable.scan} is the naive reference.
+ * The routes of one Server, indexed for lookup. Prefixes (trailing slashes trimmed) and Exact
+ * paths sit in one radix tree a request walks once (`prefix-trie.ts`; Exact paths it cannot
+ * see in a map), templates in a segment trie; only regular expressions are scanned.
+ * {@link RouteTable.scan} is the naive reference.
  */
 export class RouteTable {
   readonly routes: readonly CompiledRoute[];
@@ -376,7 +382,8 @@ export class RouteTable {
             spec.headers.length === 0 &&
             spec.queryParams.length === 0;
           const id = this.entries.length;
-          const entry: Entry = { route, order, rule: r, match: m, spec, id, plain };
+          const method = spec.method;
+          const entry: Entry = { route, order, rule: r, match: m, spec, id, plain, method };
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
           else if (spec.path.type === 'Exact') {
@@ -614,7 +621,7 @@ function considerQuick(state: Best, list: readonly Entry[], matched: number): vo
       if (host !== undefined) considerPacked(state, entry, host, matched);
       continue;
     }
-    const method = entry.spec.method;
+    const method = entry.method;
     if (method !== undefined && method !== request.method) continue;
     const length = matched >= 0 ? matched : pathMatchLength(entry.spec, request.path);
     if (length < 0) continue;
