@@ -229,6 +229,99 @@ test('route index ≡ full scan, in both precedence modes', () => {
   );
 });
 
+test('findRule ≡ full scan (linkerd precedence), whenever it answers', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(compiledRoute, { selector: (r) => r.name, maxLength: 4 }),
+      requestArb,
+      (routes, request) => {
+        const table = new RouteTable(routes);
+        const quick = table.findRule(request);
+        const b = table.scan(request, 'linkerd');
+        // Undefined only for tables whose scores do not pack (gRPC) or with templates.
+        assert.notEqual(quick, undefined);
+        assert.deepEqual(
+          quick === null || quick === undefined
+            ? null
+            : [quick.route.name, quick.rule, quick.match],
+          b === null ? null : [b.route.name, b.rule, b.match],
+        );
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
+// Many sibling prefixes (a node past its scanned children), shared heads that split, empty
+// segments: the radix tree of PathPrefix entries against the scan.
+const prefixSegment = fc.constantFrom(
+  'a',
+  'ab',
+  'abc',
+  'b',
+  'c',
+  'd',
+  'e',
+  'f',
+  'g',
+  '',
+  'é',
+  'a1',
+);
+const prefixPath = fc
+  .array(prefixSegment, { minLength: 1, maxLength: 3 })
+  .map((segments) => `/${segments.join('/')}`);
+test('PathPrefix and Exact lookups ≡ full scan over many sibling prefixes', () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.record({
+          type: fc.constantFrom('PathPrefix' as const, 'Exact' as const),
+          value: prefixPath,
+          method: fc.option(fc.constantFrom('GET', 'POST'), { nil: undefined }),
+        }),
+        { minLength: 1, maxLength: 12 },
+      ),
+      prefixPath,
+      fc.constantFrom('', '/', '/z'),
+      fc.constantFrom('GET', 'POST'),
+      (matches, path, tail, method) => {
+        const route: CompiledRoute = {
+          name: 'r',
+          kind: 'HTTPRoute',
+          created: '',
+          hostnames: [],
+          rules: matches.map((m) => ({
+            matches: [
+              {
+                path: { type: m.type, value: m.value },
+                headers: [],
+                queryParams: [],
+                ...(m.method === undefined ? {} : { method: m.method }),
+              },
+            ],
+            filters: [],
+          })),
+          labels: Object.create(null),
+          authorizations: [],
+          timeouts: [],
+          rewrites: [],
+        };
+        const table = new RouteTable([route]);
+        const request = makeRequest({ method, path: path + tail });
+        const want = table.scan(request, 'linkerd');
+        const found = table.find(request, 'linkerd');
+        const quick = table.findRule(request);
+        const key = (h: { rule: number; match: number } | null | undefined): unknown =>
+          h === null || h === undefined ? null : [h.rule, h.match];
+        assert.deepEqual(key(found), key(want));
+        assert.deepEqual(key(quick), key(want));
+      },
+    ),
+    { numRuns: 3000 },
+  );
+});
+
 const templateRoute = fc
   .record({
     name: fc.constantFrom('t1', 't2', 't3'),

@@ -57,6 +57,27 @@ export type Outcome = Pick<
   'decision' | 'status' | 'backends' | 'timeouts' | 'retry' | 'circuitBreaker'
 >;
 
+/**
+ * A Service port as one client namespace reaches it by name, resolved once: what
+ * `routeOutbound` needs without a trace before it looks up the request's rule.
+ */
+export interface ServiceTarget {
+  readonly service: Service;
+  readonly parent: OutboundParentRef;
+  readonly served: PortRoutes;
+  /** The destination as decisions show it, `svc.ns:port`. */
+  readonly to: string;
+  /** What each route table match decides, by `RuleRef.id`, filled by `routeOutbound`. */
+  readonly byMatch: (MatchOutcome | undefined)[];
+}
+
+/** A route table match's rule, named as decisions name it, and its outcome. */
+export interface MatchOutcome {
+  readonly route: string;
+  readonly rule: number;
+  readonly outcome: Outcome;
+}
+
 const NO_LABELS = Object.freeze(Object.create(null) as Record<string, string>);
 
 function compiled(route: OutboundRoute): CompiledRoute {
@@ -110,6 +131,11 @@ export class OutboundIndex {
   private readonly attached = new Map<string, { route: OutboundRoute; port?: number }[]>();
   /** By parent object, port and client namespace. */
   private readonly cache = new Map<Service | EgressNetwork, Map<number, Map<string, PortRoutes>>>();
+  /** By Service namespace, name, port and client namespace: lookups with the caller's values. */
+  private readonly targets = new Map<
+    string,
+    Map<string, Map<number, Map<string, ServiceTarget>>>
+  >();
 
   constructor(resources: PolicyResources) {
     for (const s of resources.services ?? []) {
@@ -135,6 +161,35 @@ export class OutboundIndex {
 
   service(namespace: string, name: string): Service | undefined {
     return this.services.get(namespace)?.get(name);
+  }
+
+  /** The Service port `name.namespace:port` for a client in `clientNamespace`; undefined: no such Service. */
+  serviceTarget(
+    namespace: string,
+    name: string,
+    port: number,
+    clientNamespace: string,
+  ): ServiceTarget | undefined {
+    const found = this.targets.get(namespace)?.get(name)?.get(port)?.get(clientNamespace);
+    if (found !== undefined) return found;
+    const service = this.service(namespace, name);
+    if (service === undefined) return undefined;
+    const parent: OutboundParentRef = { kind: 'Service', namespace, name, port };
+    const target: ServiceTarget = {
+      service,
+      parent,
+      served: this.routesFor(service, parent, clientNamespace),
+      to: `${name}.${namespace}:${port}`,
+      byMatch: [],
+    };
+    let byName = this.targets.get(namespace);
+    if (byName === undefined) this.targets.set(namespace, (byName = new Map()));
+    let byPort = byName.get(name);
+    if (byPort === undefined) byName.set(name, (byPort = new Map()));
+    let byClient = byPort.get(port);
+    if (byClient === undefined) byPort.set(port, (byClient = new Map()));
+    byClient.set(clientNamespace, target);
+    return target;
   }
 
   serviceByIp(ip: string): Service | undefined {

@@ -274,6 +274,10 @@ const NO_TRACE: string[] = Object.freeze([]) as unknown as string[];
  * Service that is not in the input.
  */
 export function routeOutbound(index: OutboundIndex, input: OutboundInput): OutboundDecision {
+  if (input.trace === false && 'service' in input.to) {
+    const quick = quickRoute(index, input, input.to);
+    if (quick !== undefined) return quick;
+  }
   const trace: string[] = input.trace === false ? NO_TRACE : [];
   const note: Note = input.trace === false ? undefined : trace.push.bind(trace);
   const from = `${input.from.namespace}/${input.from.name}`;
@@ -315,28 +319,86 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
     outcome = outcomeOf(index, target, served, picked, note);
     if (cached) served.outcomes.set(key, outcome);
   }
-  const { decision, status, backends, timeouts, retry, circuitBreaker } = outcome;
+  const egress =
+    resolved.kind === 'EgressNetwork'
+      ? {
+          network: `${resolved.net.meta.namespace}/${resolved.net.meta.name}`,
+          trafficPolicy: resolved.net.trafficPolicy,
+          allowed: outcome.decision !== 'deny',
+        }
+      : null;
+  return decisionFrom(outcome, from, to, served, picked.routeName, picked.ruleIndex, egress, trace);
+}
+
+/**
+ * Without a trace, a Service named by the caller: the destination, its routes and each rule's
+ * outcome are looked up, not recomputed, and the route table answers without building a score.
+ * Undefined when the general path must answer (and fill the caches): an unknown Service, a port
+ * without an HTTP or gRPC route table, a table `findRule` cannot serve, a rule seen first.
+ */
+function quickRoute(
+  index: OutboundIndex,
+  input: OutboundInput,
+  to: { readonly service: string; readonly namespace: string; readonly port: number },
+): OutboundDecision | undefined {
+  const target = index.serviceTarget(to.namespace, to.service, to.port, input.from.namespace);
+  const table = target?.served.table;
+  if (target === undefined || table === undefined) return undefined;
+  const served = target.served;
+  const hit = table.findRule(input.request);
+  if (hit === undefined) return undefined;
+  const from = `${input.from.namespace}/${input.from.name}`;
+  if (hit === null) {
+    // No rule: the 404 outcome, kept under '' as the general path keeps it.
+    const outcome = served.outcomes.get('');
+    return outcome === undefined
+      ? undefined
+      : decisionFrom(outcome, from, target.to, served, null, null, null, NO_TRACE);
+  }
+  let known = target.byMatch[hit.id];
+  if (known === undefined) {
+    const rule = served.byCompiled.get(hit.route)?.rules[hit.rule];
+    const outcome = rule === undefined ? undefined : served.outcomes.get(rule);
+    if (outcome === undefined) return undefined;
+    known = { route: hit.route.name, rule: hit.rule, outcome };
+    target.byMatch[hit.id] = known;
+  }
+  return decisionFrom(
+    known.outcome,
+    from,
+    target.to,
+    served,
+    known.route,
+    known.rule,
+    null,
+    NO_TRACE,
+  );
+}
+
+function decisionFrom(
+  outcome: Outcome,
+  from: string,
+  to: string,
+  served: PortRoutes,
+  route: string | null,
+  rule: number | null,
+  egress: OutboundDecision['egress'],
+  trace: readonly string[],
+): OutboundDecision {
   return {
-    decision,
-    status,
+    decision: outcome.decision,
+    status: outcome.status,
     from,
     to,
     parent: served.parentName,
     routeKind: served.kind,
-    route: picked.routeName,
-    rule: picked.ruleIndex,
-    backends,
-    timeouts,
-    retry,
-    circuitBreaker,
-    egress:
-      resolved.kind === 'EgressNetwork'
-        ? {
-            network: `${resolved.net.meta.namespace}/${resolved.net.meta.name}`,
-            trafficPolicy: resolved.net.trafficPolicy,
-            allowed: decision !== 'deny',
-          }
-        : null,
+    route,
+    rule,
+    backends: outcome.backends,
+    timeouts: outcome.timeouts,
+    retry: outcome.retry,
+    circuitBreaker: outcome.circuitBreaker,
+    egress,
     trace,
   };
 }

@@ -93,12 +93,28 @@ export interface RouteHit {
   readonly params?: Readonly<Record<string, string>>;
 }
 
-interface Entry {
+/** A winning route rule without its score (see {@link RouteTable.findRule}). */
+export interface RuleRef {
+  readonly route: CompiledRoute;
+  readonly rule: number;
+  readonly match: number;
+  /** The match's position in the table, from 0: callers keep what they derive from it by it. */
+  readonly id: number;
+}
+
+interface Entry extends RuleRef {
   readonly route: CompiledRoute;
   readonly order: number;
   readonly rule: number;
   readonly match: number;
   readonly spec: RouteMatchSpec;
+  /** No hostnames, header or query matchers, not gRPC: scored by method and path alone. */
+  readonly plain: boolean;
+  /**
+   * `spec.method`, here too: specs come in several shapes (inbound and outbound build them
+   * apart), entries in one, so the hot loop's read stays monomorphic.
+   */
+  readonly method: string | undefined;
 }
 
 /** Path score kinds for gateway-api precedence. */
@@ -327,9 +343,10 @@ export interface Considered {
 }
 
 /**
- * The routes of one Server, indexed for lookup. Exact paths sit in a map, prefixes in a map by
- * normalised prefix (a request probes one key per path segment), templates in a segment trie;
- * only regular expressions are scanned. {@link RouteTable.scan} is the naive reference.
+ * The routes of one Server, indexed for lookup. Prefixes (trailing slashes trimmed) and Exact
+ * paths sit in one radix tree a request walks once (`prefix-trie.ts`; Exact paths it cannot
+ * see in a map), templates in a segment trie; only regular expressions are scanned.
+ * {@link RouteTable.scan} is the naive reference.
  */
 export class RouteTable {
   readonly routes: readonly CompiledRoute[];
@@ -346,6 +363,8 @@ export class RouteTable {
   private constrained = false;
   /** Every match's score fits `packed-score.ts`: `find` compares numbers, not arrays. */
   private readonly packable: boolean;
+  /** `findRule`'s lookup state, reused: a lookup runs to its end before the next begins. */
+  private readonly scratch: Best;
 
   constructor(routes: readonly CompiledRoute[]) {
     this.routes = [...routes].sort(compareRoutes);
@@ -361,11 +380,23 @@ export class RouteTable {
       }
       route.rules.forEach((rule, r) =>
         rule.matches.forEach((spec, m) => {
-          const entry: Entry = { route, order, rule: r, match: m, spec };
+          const plain =
+            route.hostnames.length === 0 &&
+            spec.grpc === undefined &&
+            spec.headers.length === 0 &&
+            spec.queryParams.length === 0;
+          const id = this.entries.length;
+          const method = spec.method;
+          const entry: Entry = { route, order, rule: r, match: m, spec, id, plain, method };
           this.entries.push(entry);
           if (spec.grpc !== undefined) this.patterns.push(entry);
-          else if (spec.path.type === 'Exact') push(this.exact, spec.path.value, entry);
-          else if (spec.path.type === 'PathPrefix') {
+          else if (spec.path.type === 'Exact') {
+            // Most Exact paths ride the prefix walk; the rest (a trailing slash, no leading
+            // one) stay in the map, which only paths of that shape probe.
+            const value = spec.path.value;
+            if (probesExact(value)) push(this.exact, value, entry);
+            else this.prefix.addExact(value, entry);
+          } else if (spec.path.type === 'PathPrefix') {
             const trimmed = spec.path.value === '/' ? '' : trimSlashes(spec.path.value);
             if (trimmed === '') this.rootPrefix.push(entry);
             else this.prefix.add(trimmed, entry);
@@ -377,6 +408,40 @@ export class RouteTable {
       this.entries.map((e) => e.spec),
       this.routes.map((r) => r.hostnames),
     );
+    this.scratch = {
+      entry: undefined,
+      score: undefined,
+      packed: -1,
+      fast: true,
+      request: undefined as unknown as PolicyRequest,
+      precedence: 'linkerd',
+      considered: undefined,
+    };
+  }
+
+  /**
+   * The rule `find` picks with Linkerd's precedence, without its score and with nothing
+   * allocated: for callers that need neither (outbound routing without a trace). Undefined
+   * when the answer needs `find` itself: templates, or scores that do not pack.
+   */
+  findRule(request: PolicyRequest): RuleRef | null | undefined {
+    if (!this.packable || this.templateRoutes.length > 0 || !packableRequest(request))
+      return undefined;
+    const state = this.scratch;
+    state.entry = undefined;
+    state.packed = -1;
+    state.request = request;
+    const path = request.path;
+    const whole = !probesExact(path);
+    const exact = whole ? undefined : this.exact.get(path);
+    if (exact !== undefined) considerQuick(state, exact, path.length);
+    if (this.rootPrefix.length > 0) considerQuick(state, this.rootPrefix, -1);
+    this.prefix.forEachMatch(whole ? path : trimSlashes(path), whole, state, considerQuick);
+    if (this.patterns.length > 0) considerQuick(state, this.patterns, -1);
+    const entry = state.entry;
+    state.entry = undefined;
+    state.request = undefined as unknown as PolicyRequest;
+    return entry ?? null;
   }
 
   /**
@@ -399,10 +464,12 @@ export class RouteTable {
       precedence,
       considered,
     };
-    const exact = this.exact.get(request.path);
-    if (exact !== undefined) consider(state, exact, request.path.length);
+    const path = request.path;
+    const whole = !probesExact(path);
+    const exact = whole ? undefined : this.exact.get(path);
+    if (exact !== undefined) consider(state, exact, path.length);
     if (this.rootPrefix.length > 0) consider(state, this.rootPrefix);
-    this.prefix.forEachMatch(trimSlashes(request.path), state, consider);
+    this.prefix.forEachMatch(whole ? path : trimSlashes(path), whole, state, consider);
     if (this.patterns.length > 0) consider(state, this.patterns);
     if (fast && state.entry !== undefined) {
       // Only the winner's score is built as an array.
@@ -513,7 +580,7 @@ interface Best {
   /** Packed mode (`packed-score.ts`): the best candidate's packed score; -1 before any. */
   packed: number;
   readonly fast: boolean;
-  readonly request: PolicyRequest;
+  request: PolicyRequest;
   readonly precedence: Precedence;
   readonly considered: Considered[] | undefined;
 }
@@ -543,6 +610,45 @@ function consider(state: Best, list: readonly Entry[], matched = -1): void {
       state.score = score;
     }
   }
+}
+
+/**
+ * `consider` in packed mode for `findRule`: a plain entry (most are) is scored inline from its
+ * method and path; the others as `consider` scores them.
+ */
+function considerQuick(state: Best, list: readonly Entry[], matched: number): void {
+  const request = state.request;
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i] as Entry;
+    if (!entry.plain) {
+      const host = hostRank(entry.route.hostnames, request.host);
+      if (host !== undefined) considerPacked(state, entry, host, matched);
+      continue;
+    }
+    const method = entry.method;
+    if (method !== undefined && method !== request.method) continue;
+    const length = matched >= 0 ? matched : pathMatchLength(entry.spec, request.path);
+    if (length < 0) continue;
+    const packed = packScore(0, 0, length, 0, 0, method === undefined ? 0 : 1);
+    const best = state.entry;
+    if (
+      best === undefined ||
+      packed > state.packed ||
+      (packed === state.packed && earlier(entry, best))
+    ) {
+      state.entry = entry;
+      state.packed = packed;
+    }
+  }
+}
+
+/** Tie order among equal scores: route order, then rule, then match. */
+function earlier(entry: Entry, best: Entry): boolean {
+  return entry.order !== best.order
+    ? entry.order < best.order
+    : entry.rule !== best.rule
+      ? entry.rule < best.rule
+      : entry.match < best.match;
 }
 
 /** `scoreMatch` for `linkerd` precedence, packed: the same order with no array per candidate. */
@@ -589,6 +695,14 @@ function better(score: number[], entry: Entry, bestScore: number[], bestEntry: E
   if (entry.order !== bestEntry.order) return entry.order < bestEntry.order;
   if (entry.rule !== bestEntry.rule) return entry.rule < bestEntry.rule;
   return entry.match < bestEntry.match;
+}
+
+/**
+ * Does an Exact path (or a request path) sit outside the prefix walk: no leading `/`, or a
+ * trailing one (the walk sees paths with trailing slashes trimmed)?
+ */
+function probesExact(path: string): boolean {
+  return path.charCodeAt(0) !== 47 || path.charCodeAt(path.length - 1) === 47;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
