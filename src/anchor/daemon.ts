@@ -11,7 +11,7 @@
  * the `err` attribute and families are `v4`/`v6`, as anchord writes them.
  */
 import type { Logger } from 'pino';
-import { LabelwiseError, quote } from '../base/errors.js';
+import { errorText, LabelwiseError, quote } from '../base/errors.js';
 import type { DiscoveryPort } from './io/docker-discovery.js';
 import type { KernelPort } from './io/nft.js';
 import type { AnchorConfig } from './config.js';
@@ -516,10 +516,6 @@ export class AnchorDaemon {
     }
     this.resolveDone(0);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function countEntries(entries: readonly DnatEntry[]): Map<`${Family}/${Proto}`, number> {

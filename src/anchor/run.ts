@@ -9,7 +9,7 @@
  */
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { LabelwiseError, quote } from '../base/errors.js';
+import { errorText, LabelwiseError, quote } from '../base/errors.js';
 import { hostname } from 'node:os';
 import { DockerDiscovery, dockerClient } from './io/docker-discovery.js';
 import { DockerWrapRebinder } from './io/wrap-rebinder-docker.js';
@@ -322,10 +322,7 @@ async function runDoctor(options: RunOptions): Promise<number> {
       new DockerWrapRebinder(dockerClient(endpoint, 30_000), dockerClient(endpoint))
     ).list();
   } catch (error) {
-    throw new LabelwiseError(
-      'ANCHOR_DOCKER_UNAVAILABLE',
-      `ContainerList: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new LabelwiseError('ANCHOR_DOCKER_UNAVAILABLE', `ContainerList: ${errorText(error)}`);
   }
   (options.print ?? options.write)(staleNetnsReport(findStaleNetns(all, all)));
   return 0;

@@ -20,6 +20,7 @@ import type { AnchorMetrics } from './metrics.js';
 import type { Family } from './model.js';
 import type { ServiceAnchorConfig } from './service-anchor-config.js';
 import { validGlobalIpv6, validIpv4 } from './addresses.js';
+import { errorText } from '../base/errors.js';
 
 /** A default route as the namespace had it: the gateway, and the device when one was named. */
 export interface DefaultRoute {
@@ -201,8 +202,4 @@ export class ServiceAnchor {
     this.current.clear();
     this.resolveDone(0);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -75,3 +75,8 @@ export class LabelwiseError extends Error {
 }
 
 export { quote } from './text.js';
+
+/** The message of anything thrown: an Error's message, anything else as a string. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -6,7 +6,7 @@
  */
 import Docker from 'dockerode';
 import { hostname } from 'node:os';
-import { LabelwiseError, quote } from '../../base/errors.js';
+import { errorText, LabelwiseError, quote } from '../../base/errors.js';
 import { labelsFrom, toDockerFilters } from '../../selector/index.js';
 import type { Labels, Selector } from '../../selector/index.js';
 import type { DockerEndpoint } from '../config.js';
@@ -92,7 +92,7 @@ export function dockerClient(endpoint: DockerEndpoint, timeoutMs?: number): Dock
 
 /** Docker API errors are "could not run" errors for the caller: retried, never fatal by themselves. */
 function unavailable(what: string, error: unknown): LabelwiseError {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return new LabelwiseError('ANCHOR_DOCKER_UNAVAILABLE', `${what}: ${message}`, {
     kind: 'unavailable',
   });

@@ -3,10 +3,7 @@
  * whenever it fails (anchord waits 2 s), and never again once stopped.
  */
 import type { Logger } from 'pino';
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+import { errorText } from '../../base/errors.js';
 
 /** Opens a stream: `onEvent` per event, `onEnd` once when it fails. */
 export type OpenStream<E> = (

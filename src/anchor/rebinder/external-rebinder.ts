@@ -22,7 +22,8 @@ import {
   shortId,
 } from './follow-rules.js';
 import type { FollowContainer, FollowNetwork, Membership } from './follow-rules.js';
-import { errorText, RetryingStream } from './event-stream.js';
+import { RetryingStream } from './event-stream.js';
+import { errorText } from '../../base/errors.js';
 
 /** A Docker network event for any network; the rebinder keeps those of its network's name. */
 export interface NetworkEvent {

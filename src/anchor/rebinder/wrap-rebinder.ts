@@ -13,7 +13,8 @@ import { durationText } from './rebinder-config.js';
 import type { WrapRebinderConfig } from './rebinder-config.js';
 import { buildTargetPool, driftedAnchors, onStart } from './wrap-target-pool.js';
 import type { StartEvent, TargetPool, WrapContainer } from './wrap-target-pool.js';
-import { errorText, RetryingStream } from './event-stream.js';
+import { RetryingStream } from './event-stream.js';
+import { errorText } from '../../base/errors.js';
 
 /** The Docker calls the rebinder makes; the real one is in io/wrap-rebinder-docker.ts. */
 export interface WrapRebinderPort {
