@@ -13,13 +13,18 @@
  *   every host (the scan), side by side on the same hosts;
  * - resolving each host vs `JSON.stringify` of the manifest it gave, in one loop
  *   (`resolve_over_serialize`), and peak memory per host above the loaded repository;
- * - resolution on one thread vs a worker thread per core (`parallel_speedup`), on
+ * - resolution on one worker thread vs a worker thread per core (`parallel_speedup`), on
  *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned, and the peak memory
- *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`).
+ *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`, the worst
+ *   of the thread counts in `LABELWISE_BENCH_FLEET_THREADS`, default every core). These run a
+ *   build of src/ compiled into `.bench/fleet-dist` under plain node (bench/fleet-parallel-child.mjs),
+ *   as the installed tool runs, not the sources through tsx.
  *
  * `npm run bench -- fleet [--json]`. Timing never fails anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../src/selector/index.js';
 import { availableParallelism } from 'node:os';
@@ -30,8 +35,8 @@ import {
   prepareFleet,
   resolveHost,
   validateFleet,
-  resolveInParallel,
 } from '../src/fleet/index.js';
+import { pushAll } from '../src/base/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
@@ -356,6 +361,129 @@ function selection(sampleHosts: number): {
   return { index_ns, scan_ns, layers_per_host: matched / labelSets.length };
 }
 
+interface ParallelFigures {
+  hosts: number;
+  threads: number;
+  /** Wall time of resolving every host, from every worker having read the core to the end. */
+  resolve_s: number;
+  /** Peak resident memory of the process, every worker thread included. */
+  peak_rss_mb: number;
+}
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const benchDir = join(repoRoot, '.bench');
+
+/**
+ * Compiles src/ into `.bench/fleet-dist` (as `npm run build` does into dist/) so the parallel
+ * scenario runs the JavaScript that ships. Inside the repository, so the build resolves this
+ * checkout's node_modules and its package.json (`"type": "module"`). Undefined, with the reason
+ * printed, when the compiler fails.
+ */
+function compiledBuild(): string | undefined {
+  const outDir = join(benchDir, 'fleet-dist');
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', outDir],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (result.status === 0 && existsSync(join(outDir, 'fleet', 'index.js'))) return outDir;
+  console.error(
+    `fleet bench: parallel scenario skipped, src/ did not compile: ${result.stdout}${result.stderr}`,
+  );
+  return undefined;
+}
+
+/** One run of bench/fleet-parallel-child.mjs: plain node, the compiled build, `threads` workers. */
+function parallelInChild(build: string, filesJson: string, threads: number): ParallelFigures {
+  const child = fileURLToPath(new URL('./fleet-parallel-child.mjs', import.meta.url));
+  const result = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=16384', child, build, filesJson, String(threads)],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (result.status !== 0)
+    throw new Error(`parallel child (${threads} threads) failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/**
+ * Resolution on one thread vs worker threads, against the compiled build, every figure from the
+ * same child script (one process per run, not pinned). Runs are interleaved (main thread, one
+ * worker, each thread count, then again) `LABELWISE_BENCH_FLEET_PARALLEL_REPEATS` times
+ * (default 3), so a burst of other load on the machine falls on one repetition of every shape
+ * rather than on one shape; ratios are per repetition, then the median.
+ */
+function parallelScenario(cores: number): {
+  results: BenchResult[];
+  ratios: Record<string, number>;
+} {
+  const build = compiledBuild();
+  if (build === undefined) return { results: [], ratios: {} };
+  const hosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
+  const repeats = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_REPEATS ?? '3');
+  // LABELWISE_BENCH_FLEET_THREADS=2,4,8 measures memory (and time) at more thread counts.
+  const counts = (process.env.LABELWISE_BENCH_FLEET_THREADS ?? String(cores))
+    .split(',')
+    .map(Number);
+  const filesJson = join(benchDir, `fleet-parallel-${hosts}.json`);
+  mkdirSync(benchDir, { recursive: true });
+  writeFileSync(filesJson, JSON.stringify(generateFleet(hosts)));
+  const runs: Record<string, ParallelFigures[]> = {};
+  const record = (key: string, figures: ParallelFigures): void => {
+    (runs[key] ??= []).push(figures);
+  };
+  for (let r = 0; r < repeats; r++) {
+    record('main', parallelInChild(build, filesJson, 0));
+    record('1', parallelInChild(build, filesJson, 1));
+    for (const n of counts) if (n !== 1) record(String(n), parallelInChild(build, filesJson, n));
+  }
+  const results: BenchResult[] = [];
+  const ratios: Record<string, number> = {};
+  const shape = (key: string, name: string): void => {
+    const list = runs[key] as ParallelFigures[];
+    results.push({
+      name,
+      resolve_s: median(list.map((f) => f.resolve_s)),
+      resolve_s_runs: list.map((f) => f.resolve_s),
+      peak_rss_mb: median(list.map((f) => f.peak_rss_mb)),
+      peak_rss_mb_runs: list.map((f) => f.peak_rss_mb),
+    });
+  };
+  shape('main', `validate ${hosts} hosts in the main thread (--threads 1), compiled build`);
+  shape('1', `resolve ${hosts} hosts, 1 worker thread, compiled build`);
+  const main = runs.main as ParallelFigures[];
+  const one = runs['1'] as ParallelFigures[];
+  let worstRss = 0;
+  for (const n of counts) {
+    if (n === 1) continue;
+    const wide = runs[String(n)] as ParallelFigures[];
+    shape(String(n), `resolve ${hosts} hosts, ${n} worker threads, compiled build`);
+    const speedups = wide.map((f, r) => (one[r] as ParallelFigures).resolve_s / f.resolve_s);
+    const rss = wide.map((f, r) => f.peak_rss_mb / (main[r] as ParallelFigures).peak_rss_mb);
+    ratios[`parallel_speedup_at_${n}`] = median(speedups);
+    ratios[`parallel_speedup_at_${n}_min`] = Math.min(...speedups);
+    ratios[`parallel_speedup_at_${n}_max`] = Math.max(...speedups);
+    ratios[`threads_rss_over_one_thread_at_${n}`] = median(rss);
+    worstRss = Math.max(worstRss, median(rss));
+  }
+  const atCores = ratios[`parallel_speedup_at_${cores}`];
+  if (atCores !== undefined) ratios.parallel_speedup = atCores;
+  ratios.parallel_target = 0.85 * cores;
+  // Peak memory with workers over validate in the main thread, worst thread count (< 1.5).
+  ratios.threads_rss_over_one_thread = worstRss;
+  return { results, ratios };
+}
+
 export async function bench(): Promise<BenchReport> {
   const results: BenchResult[] = [];
   const sizes = (process.env.LABELWISE_BENCH_FLEET_SIZES ?? '1000,10000,100000')
@@ -381,28 +509,9 @@ export async function bench(): Promise<BenchReport> {
       one_core: figures.pinned,
     });
   }
-  // Every core against one, on the same fleet, resolution phase only (each worker loads the
-  // fleet first, in parallel, before the clock starts).
   const cores = availableParallelism();
-  const parallelHosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
-  const inThread = parallelInChild(parallelHosts, 0);
-  const serial = parallelInChild(parallelHosts, 1);
-  const wide = parallelInChild(parallelHosts, cores);
-  results.push({
-    name: `validate ${parallelHosts} hosts in the main thread (--threads 1)`,
-    resolve_s: inThread.resolve_s,
-    peak_rss_mb: inThread.peak_rss_mb,
-  });
-  results.push({
-    name: `resolve ${parallelHosts} hosts, 1 worker thread`,
-    resolve_s: serial.resolve_s,
-    peak_rss_mb: serial.peak_rss_mb,
-  });
-  results.push({
-    name: `resolve ${parallelHosts} hosts, ${cores} worker threads`,
-    resolve_s: wide.resolve_s,
-    peak_rss_mb: wide.peak_rss_mb,
-  });
+  const parallel = parallelScenario(cores);
+  pushAll(results, parallel.results);
   const sel = selection(10000);
   results.push({
     name: 'layer selection, SelectorIndex (per host)',
@@ -421,10 +530,7 @@ export async function bench(): Promise<BenchReport> {
     ratios: {
       resolve_over_serialize:
         full === undefined ? 0 : full.resolve_each_s / Math.max(full.serialize_each_s, 1e-9),
-      parallel_speedup: serial.resolve_s / wide.resolve_s,
-      parallel_target: 0.85 * cores,
-      // Peak memory with a worker per core over validate in the main thread (target < 1.5).
-      threads_rss_over_one_thread: wide.peak_rss_mb / inThread.peak_rss_mb,
+      ...parallel.ratios,
       scan_over_index: sel.scan_ns / sel.index_ns,
       [`resolve_growth_${largest}_over_${smallest}`]:
         (growth[String(largest)] as number) / (growth[String(smallest)] as number),
@@ -447,80 +553,9 @@ export async function bench(): Promise<BenchReport> {
   };
 }
 
-interface ParallelFigures {
-  hosts: number;
-  threads: number;
-  /** Wall time of resolving every host, from every worker having read the fleet to the report. */
-  resolve_s: number;
-  /** Peak resident memory of the process, every worker thread included. */
-  peak_rss_mb: number;
-}
-
-function peakMb(): number {
-  return process.resourceUsage().maxRSS / 1024;
-}
-
-/**
- * Child-process body: resolve every host on `threads` worker threads (the same code path for 1
- * and for N, so the ratio is of the scheduling alone); time the resolution phase.
- */
-async function runParallel(hosts: number, threads: number): Promise<ParallelFigures> {
-  const files = generateFleet(hosts);
-  const fleet = loadFleet(files);
-  if (threads === 0) {
-    // The one-thread figure: validate in this thread, as `--threads 1` runs it.
-    const start = process.hrtime.bigint();
-    consume(validateFleet(fleet).errors);
-    const end = process.hrtime.bigint();
-    return { hosts, threads, resolve_s: Number(end - start) / 1e9, peak_rss_mb: peakMb() };
-  }
-  let ready = 0n;
-  const results = await resolveInParallel(
-    fleet,
-    fleet.hosts.map((h) => h.name),
-    {
-      threads,
-      onReady: () => {
-        ready = process.hrtime.bigint();
-      },
-    },
-  );
-  const done = process.hrtime.bigint();
-  consume(results.length);
-  return { hosts, threads, resolve_s: Number(done - ready) / 1e9, peak_rss_mb: peakMb() };
-}
-
-function parallelInChild(hosts: number, threads: number): ParallelFigures {
-  const self = fileURLToPath(import.meta.url);
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--max-old-space-size=16384',
-      '--import',
-      'tsx',
-      self,
-      '--child-parallel',
-      String(hosts),
-      String(threads),
-    ],
-    { encoding: 'utf8', maxBuffer: 1 << 24 },
-  );
-  if (result.status !== 0)
-    throw new Error(`parallel child (${hosts} hosts, ${threads} threads) failed: ${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
-}
-
 // Child mode: `node --import tsx bench/fleet.bench.ts --child-validate N`.
 const childAt = process.argv.indexOf('--child-validate');
 if (childAt >= 0) {
   const figures = runValidate(Number(process.argv[childAt + 1]));
-  console.log(JSON.stringify(figures));
-}
-const parallelAt = process.argv.indexOf('--child-parallel');
-if (parallelAt >= 0) {
-  const figures = await runParallel(
-    Number(process.argv[parallelAt + 1]),
-    Number(process.argv[parallelAt + 2]),
-  );
   console.log(JSON.stringify(figures));
 }
