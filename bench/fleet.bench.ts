@@ -40,7 +40,7 @@ import { pushAll } from '../src/base/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
-import { consume, measure, rng } from './harness.js';
+import { consume, rng } from './harness.js';
 
 const SEED = 0x5eed_f1ee;
 export const LAYERS = 2000;
@@ -214,6 +214,15 @@ export function generateFleet(hosts: number, seed = SEED): FleetFile[] {
   return files;
 }
 
+/** The median of `values` (the mean of the middle two for an even count). */
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
 interface ValidateFigures {
   hosts: number;
   load_s: number;
@@ -321,10 +330,65 @@ function validateInChild(hosts: number): ValidateFigures {
   return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ValidateFigures;
 }
 
+/**
+ * Times two operations against each other: batches of `a` and of `b` alternate (which goes
+ * first alternates too) for `rounds` rounds, each batch sized to a slice of the budget, and the
+ * ratio b/a is taken per round, then the median. Other work on a shared machine, or a collection
+ * left by the previous batch, then lands on a few rounds of both sides instead of on the whole
+ * measurement of one side, as it can when the two are measured back to back.
+ */
+function interleaved(
+  a: (i: number) => unknown,
+  b: (i: number) => unknown,
+  options: { budgetMs: number; rounds: number },
+): { a_ns: number; b_ns: number; ratio: number; ratio_min: number; ratio_max: number } {
+  const sliceNs = (options.budgetMs * 1e6) / (options.rounds * 2);
+  const timeBatch = (op: (i: number) => unknown, batch: number, from: number): number => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) consume(op(from + i));
+    return Number(process.hrtime.bigint() - start) / batch;
+  };
+  // Warm-up and sizing: double until one batch takes a slice.
+  const sized = (op: (i: number) => unknown): number => {
+    let batch = 1;
+    while (batch < 1 << 28 && timeBatch(op, batch, 0) * batch < sliceNs) batch *= 2;
+    return batch;
+  };
+  const batchA = sized(a);
+  const batchB = sized(b);
+  const aNs: number[] = [];
+  const bNs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    let ta: number;
+    let tb: number;
+    if (r % 2 === 0) {
+      ta = timeBatch(a, batchA, r * batchA);
+      tb = timeBatch(b, batchB, r * batchB);
+    } else {
+      tb = timeBatch(b, batchB, r * batchB);
+      ta = timeBatch(a, batchA, r * batchA);
+    }
+    aNs.push(ta);
+    bNs.push(tb);
+    ratios.push(tb / ta);
+  }
+  return {
+    a_ns: median(aNs),
+    b_ns: median(bNs),
+    ratio: median(ratios),
+    ratio_min: Math.min(...ratios),
+    ratio_max: Math.max(...ratios),
+  };
+}
+
 /** Indexed selection vs the scan over every compiled matcher, on the same hosts. */
-function selection(sampleHosts: number): {
+export function selection(sampleHosts: number): {
   index_ns: number;
   scan_ns: number;
+  ratio: number;
+  ratio_min: number;
+  ratio_max: number;
   layers_per_host: number;
 } {
   const fleet = loadFleet(generateFleet(sampleHosts));
@@ -341,14 +405,9 @@ function selection(sampleHosts: number): {
     if (a.join() !== b.join()) throw new Error('index and scan disagree');
     matched += a.length;
   }
-  // Median of timed batches (bench/harness.ts), which resists pauses caused by other work on
-  // the machine better than one long loop.
   const n = labelSets.length;
-  const index_ns = measure(
+  const timed = interleaved(
     (i) => selectLayers(prepared, labelSets[i % n] as (typeof labelSets)[number]).length,
-    { budgetMs: 3000 },
-  );
-  const scan_ns = measure(
     (i) => {
       const labels = labelSets[i % n] as (typeof labelSets)[number];
       let found = 0;
@@ -356,9 +415,16 @@ function selection(sampleHosts: number): {
         if ((predicates[l] as (x: typeof labels) => boolean)(labels)) found++;
       return found;
     },
-    { budgetMs: 3000 },
+    { budgetMs: 6000, rounds: 31 },
   );
-  return { index_ns, scan_ns, layers_per_host: matched / labelSets.length };
+  return {
+    index_ns: timed.a_ns,
+    scan_ns: timed.b_ns,
+    ratio: timed.ratio,
+    ratio_min: timed.ratio_min,
+    ratio_max: timed.ratio_max,
+    layers_per_host: matched / labelSets.length,
+  };
 }
 
 interface ParallelFigures {
@@ -407,14 +473,6 @@ function parallelInChild(build: string, filesJson: string, threads: number): Par
     throw new Error(`parallel child (${threads} threads) failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
 }
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /**
  * Resolution on one thread vs worker threads, against the compiled build, every figure from the
@@ -531,7 +589,10 @@ export async function bench(): Promise<BenchReport> {
       resolve_over_serialize:
         full === undefined ? 0 : full.resolve_each_s / Math.max(full.serialize_each_s, 1e-9),
       ...parallel.ratios,
-      scan_over_index: sel.scan_ns / sel.index_ns,
+      // Median of per-round ratios of interleaved batches; min and max show the spread.
+      scan_over_index: sel.ratio,
+      scan_over_index_min: sel.ratio_min,
+      scan_over_index_max: sel.ratio_max,
       [`resolve_growth_${largest}_over_${smallest}`]:
         (growth[String(largest)] as number) / (growth[String(smallest)] as number),
     },
