@@ -6,7 +6,8 @@
 //   node bench/fleet-parallel-child.mjs BUILD_DIR FILES_JSON THREADS
 //
 // THREADS 0 validates in this thread (what `--threads 1` runs); N resolves on N worker threads.
-// Prints one JSON line: hosts, threads, resolve_s, peak_rss_mb.
+// Prints one JSON line: hosts, threads, resolve_s, cpu_s (user + system of every thread over the
+// same span, which other load on the machine does not inflate), peak_rss_mb.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,10 +21,16 @@ const fleet = loadFleet(JSON.parse(readFileSync(filesJson, 'utf8')));
 const hosts = fleet.hosts.length;
 const peakMb = () => process.resourceUsage().maxRSS / 1024;
 
+const cpuNow = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
 let start;
+let cpuStart;
 let count;
 if (threads === 0) {
   start = process.hrtime.bigint();
+  cpuStart = cpuNow();
   count = validateFleet(fleet).errors;
 } else {
   // The clock starts once every worker has read the core, as in the sources scenario before.
@@ -34,17 +41,20 @@ if (threads === 0) {
       threads,
       onReady: () => {
         start = process.hrtime.bigint();
+        cpuStart = cpuNow();
       },
     },
   );
   count = results.length;
 }
 const end = process.hrtime.bigint();
+const cpuEnd = cpuNow();
 console.log(
   JSON.stringify({
     hosts,
     threads,
     resolve_s: Number(end - start) / 1e9,
+    cpu_s: cpuEnd - cpuStart,
     peak_rss_mb: peakMb(),
     consumed: count,
   }),

@@ -432,6 +432,8 @@ interface ParallelFigures {
   threads: number;
   /** Wall time of resolving every host, from every worker having read the core to the end. */
   resolve_s: number;
+  /** CPU time (user + system, every thread) over the same span. */
+  cpu_s: number;
   /** Peak resident memory of the process, every worker thread included. */
   peak_rss_mb: number;
 }
@@ -513,6 +515,7 @@ function parallelScenario(cores: number): {
       name,
       resolve_s: median(list.map((f) => f.resolve_s)),
       resolve_s_runs: list.map((f) => f.resolve_s),
+      cpu_s: median(list.map((f) => f.cpu_s)),
       peak_rss_mb: median(list.map((f) => f.peak_rss_mb)),
       peak_rss_mb_runs: list.map((f) => f.peak_rss_mb),
     });
@@ -532,6 +535,12 @@ function parallelScenario(cores: number): {
     ratios[`parallel_speedup_at_${n}_min`] = Math.min(...speedups);
     ratios[`parallel_speedup_at_${n}_max`] = Math.max(...speedups);
     ratios[`threads_rss_over_one_thread_at_${n}`] = median(rss);
+    // CPU spent with N workers over one worker: the work parallelism adds (duplicated warm-up
+    // and memo, messages, collection). Load from other processes does not inflate it the way
+    // it inflates wall time, so it says what the speedup can be on idle cores: at most N / this.
+    ratios[`parallel_cpu_over_one_worker_at_${n}`] = median(
+      wide.map((f, r) => f.cpu_s / (one[r] as ParallelFigures).cpu_s),
+    );
     worstRss = Math.max(worstRss, median(rss));
   }
   const atCores = ratios[`parallel_speedup_at_${cores}`];
