@@ -468,7 +468,9 @@ function parallelInChild(build: string, filesJson: string, threads: number): Par
   const child = fileURLToPath(new URL('./fleet-parallel-child.mjs', import.meta.url));
   const result = spawnSync(
     process.execPath,
-    ['--max-old-space-size=16384', child, build, filesJson, String(threads)],
+    // No heap flags: bin/labelwise.js passes none, and worker threads inherit the parent's
+    // (a 16 GB old space let each worker's heap grow by about 100 MB before collecting).
+    [child, build, filesJson, String(threads)],
     { encoding: 'utf8', maxBuffer: 1 << 24 },
   );
   if (result.status !== 0)
