@@ -13,13 +13,18 @@
  *   every host (the scan), side by side on the same hosts;
  * - resolving each host vs `JSON.stringify` of the manifest it gave, in one loop
  *   (`resolve_over_serialize`), and peak memory per host above the loaded repository;
- * - resolution on one thread vs a worker thread per core (`parallel_speedup`), on
+ * - resolution on one worker thread vs a worker thread per core (`parallel_speedup`), on
  *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned, and the peak memory
- *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`).
+ *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`, the worst
+ *   of the thread counts in `LABELWISE_BENCH_FLEET_THREADS`, default every core). These run a
+ *   build of src/ compiled into `.bench/fleet-dist` under plain node (bench/fleet-parallel-child.mjs),
+ *   as the installed tool runs, not the sources through tsx.
  *
  * `npm run bench -- fleet [--json]`. Timing never fails anything.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../src/selector/index.js';
 import { availableParallelism } from 'node:os';
@@ -30,12 +35,12 @@ import {
   prepareFleet,
   resolveHost,
   validateFleet,
-  resolveInParallel,
 } from '../src/fleet/index.js';
+import { pushAll } from '../src/base/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
-import { consume, measure, rng } from './harness.js';
+import { consume, rng } from './harness.js';
 
 const SEED = 0x5eed_f1ee;
 export const LAYERS = 2000;
@@ -209,6 +214,15 @@ export function generateFleet(hosts: number, seed = SEED): FleetFile[] {
   return files;
 }
 
+/** The median of `values` (the mean of the middle two for an even count). */
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
 interface ValidateFigures {
   hosts: number;
   load_s: number;
@@ -316,10 +330,65 @@ function validateInChild(hosts: number): ValidateFigures {
   return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ValidateFigures;
 }
 
+/**
+ * Times two operations against each other: batches of `a` and of `b` alternate (which goes
+ * first alternates too) for `rounds` rounds, each batch sized to a slice of the budget, and the
+ * ratio b/a is taken per round, then the median. Other work on a shared machine, or a collection
+ * left by the previous batch, then lands on a few rounds of both sides instead of on the whole
+ * measurement of one side, as it can when the two are measured back to back.
+ */
+function interleaved(
+  a: (i: number) => unknown,
+  b: (i: number) => unknown,
+  options: { budgetMs: number; rounds: number },
+): { a_ns: number; b_ns: number; ratio: number; ratio_min: number; ratio_max: number } {
+  const sliceNs = (options.budgetMs * 1e6) / (options.rounds * 2);
+  const timeBatch = (op: (i: number) => unknown, batch: number, from: number): number => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) consume(op(from + i));
+    return Number(process.hrtime.bigint() - start) / batch;
+  };
+  // Warm-up and sizing: double until one batch takes a slice.
+  const sized = (op: (i: number) => unknown): number => {
+    let batch = 1;
+    while (batch < 1 << 28 && timeBatch(op, batch, 0) * batch < sliceNs) batch *= 2;
+    return batch;
+  };
+  const batchA = sized(a);
+  const batchB = sized(b);
+  const aNs: number[] = [];
+  const bNs: number[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < options.rounds; r++) {
+    let ta: number;
+    let tb: number;
+    if (r % 2 === 0) {
+      ta = timeBatch(a, batchA, r * batchA);
+      tb = timeBatch(b, batchB, r * batchB);
+    } else {
+      tb = timeBatch(b, batchB, r * batchB);
+      ta = timeBatch(a, batchA, r * batchA);
+    }
+    aNs.push(ta);
+    bNs.push(tb);
+    ratios.push(tb / ta);
+  }
+  return {
+    a_ns: median(aNs),
+    b_ns: median(bNs),
+    ratio: median(ratios),
+    ratio_min: Math.min(...ratios),
+    ratio_max: Math.max(...ratios),
+  };
+}
+
 /** Indexed selection vs the scan over every compiled matcher, on the same hosts. */
-function selection(sampleHosts: number): {
+export function selection(sampleHosts: number): {
   index_ns: number;
   scan_ns: number;
+  ratio: number;
+  ratio_min: number;
+  ratio_max: number;
   layers_per_host: number;
 } {
   const fleet = loadFleet(generateFleet(sampleHosts));
@@ -336,14 +405,9 @@ function selection(sampleHosts: number): {
     if (a.join() !== b.join()) throw new Error('index and scan disagree');
     matched += a.length;
   }
-  // Median of timed batches (bench/harness.ts), which resists pauses caused by other work on
-  // the machine better than one long loop.
   const n = labelSets.length;
-  const index_ns = measure(
+  const timed = interleaved(
     (i) => selectLayers(prepared, labelSets[i % n] as (typeof labelSets)[number]).length,
-    { budgetMs: 3000 },
-  );
-  const scan_ns = measure(
     (i) => {
       const labels = labelSets[i % n] as (typeof labelSets)[number];
       let found = 0;
@@ -351,9 +415,142 @@ function selection(sampleHosts: number): {
         if ((predicates[l] as (x: typeof labels) => boolean)(labels)) found++;
       return found;
     },
-    { budgetMs: 3000 },
+    { budgetMs: 6000, rounds: 31 },
   );
-  return { index_ns, scan_ns, layers_per_host: matched / labelSets.length };
+  return {
+    index_ns: timed.a_ns,
+    scan_ns: timed.b_ns,
+    ratio: timed.ratio,
+    ratio_min: timed.ratio_min,
+    ratio_max: timed.ratio_max,
+    layers_per_host: matched / labelSets.length,
+  };
+}
+
+interface ParallelFigures {
+  hosts: number;
+  threads: number;
+  /** Wall time of resolving every host, from every worker having read the core to the end. */
+  resolve_s: number;
+  /** CPU time (user + system, every thread) over the same span. */
+  cpu_s: number;
+  /** Peak resident memory of the process, every worker thread included. */
+  peak_rss_mb: number;
+}
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const benchDir = join(repoRoot, '.bench');
+
+/**
+ * Compiles src/ into `.bench/fleet-dist` (as `npm run build` does into dist/) so the parallel
+ * scenario runs the JavaScript that ships. Inside the repository, so the build resolves this
+ * checkout's node_modules and its package.json (`"type": "module"`). Undefined, with the reason
+ * printed, when the compiler fails.
+ */
+function compiledBuild(): string | undefined {
+  const outDir = join(benchDir, 'fleet-dist');
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', outDir],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (result.status === 0 && existsSync(join(outDir, 'fleet', 'index.js'))) return outDir;
+  console.error(
+    `fleet bench: parallel scenario skipped, src/ did not compile: ${result.stdout}${result.stderr}`,
+  );
+  return undefined;
+}
+
+/** One run of bench/fleet-parallel-child.mjs: plain node, the compiled build, `threads` workers. */
+function parallelInChild(build: string, filesJson: string, threads: number): ParallelFigures {
+  const child = fileURLToPath(new URL('./fleet-parallel-child.mjs', import.meta.url));
+  const result = spawnSync(
+    process.execPath,
+    // No heap flags: bin/labelwise.js passes none, and worker threads inherit the parent's
+    // (a 16 GB old space let each worker's heap grow by about 100 MB before collecting).
+    [child, build, filesJson, String(threads)],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
+  if (result.status !== 0)
+    throw new Error(`parallel child (${threads} threads) failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
+}
+
+/**
+ * Resolution on one thread vs worker threads, against the compiled build, every figure from the
+ * same child script (one process per run, not pinned). Runs are interleaved (main thread, one
+ * worker, each thread count, then again) `LABELWISE_BENCH_FLEET_PARALLEL_REPEATS` times
+ * (default 3), so a burst of other load on the machine falls on one repetition of every shape
+ * rather than on one shape; ratios are per repetition, then the median.
+ */
+function parallelScenario(cores: number): {
+  results: BenchResult[];
+  ratios: Record<string, number>;
+} {
+  const build = compiledBuild();
+  if (build === undefined) return { results: [], ratios: {} };
+  const hosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
+  const repeats = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_REPEATS ?? '3');
+  // LABELWISE_BENCH_FLEET_THREADS=2,4,8 measures memory (and time) at more thread counts.
+  const counts = (process.env.LABELWISE_BENCH_FLEET_THREADS ?? String(cores))
+    .split(',')
+    .map(Number);
+  const filesJson = join(benchDir, `fleet-parallel-${hosts}.json`);
+  mkdirSync(benchDir, { recursive: true });
+  writeFileSync(filesJson, JSON.stringify(generateFleet(hosts)));
+  const runs: Record<string, ParallelFigures[]> = {};
+  const record = (key: string, figures: ParallelFigures): void => {
+    (runs[key] ??= []).push(figures);
+  };
+  for (let r = 0; r < repeats; r++) {
+    record('main', parallelInChild(build, filesJson, 0));
+    record('1', parallelInChild(build, filesJson, 1));
+    for (const n of counts) if (n !== 1) record(String(n), parallelInChild(build, filesJson, n));
+  }
+  const results: BenchResult[] = [];
+  const ratios: Record<string, number> = {};
+  const shape = (key: string, name: string): void => {
+    const list = runs[key] as ParallelFigures[];
+    results.push({
+      name,
+      resolve_s: median(list.map((f) => f.resolve_s)),
+      resolve_s_runs: list.map((f) => f.resolve_s),
+      cpu_s: median(list.map((f) => f.cpu_s)),
+      peak_rss_mb: median(list.map((f) => f.peak_rss_mb)),
+      peak_rss_mb_runs: list.map((f) => f.peak_rss_mb),
+    });
+  };
+  shape('main', `validate ${hosts} hosts in the main thread (--threads 1), compiled build`);
+  shape('1', `resolve ${hosts} hosts, 1 worker thread, compiled build`);
+  const main = runs.main as ParallelFigures[];
+  const one = runs['1'] as ParallelFigures[];
+  let worstRss = 0;
+  for (const n of counts) {
+    if (n === 1) continue;
+    const wide = runs[String(n)] as ParallelFigures[];
+    shape(String(n), `resolve ${hosts} hosts, ${n} worker threads, compiled build`);
+    const speedups = wide.map((f, r) => (one[r] as ParallelFigures).resolve_s / f.resolve_s);
+    const rss = wide.map((f, r) => f.peak_rss_mb / (main[r] as ParallelFigures).peak_rss_mb);
+    ratios[`parallel_speedup_at_${n}`] = median(speedups);
+    ratios[`parallel_speedup_at_${n}_min`] = Math.min(...speedups);
+    ratios[`parallel_speedup_at_${n}_max`] = Math.max(...speedups);
+    ratios[`threads_rss_over_one_thread_at_${n}`] = median(rss);
+    // CPU spent with N workers over one worker: the work parallelism adds (duplicated warm-up
+    // and memo, messages, collection). Load from other processes does not inflate it the way
+    // it inflates wall time, so it says what the speedup can be on idle cores: at most N / this.
+    ratios[`parallel_cpu_over_one_worker_at_${n}`] = median(
+      wide.map((f, r) => f.cpu_s / (one[r] as ParallelFigures).cpu_s),
+    );
+    worstRss = Math.max(worstRss, median(rss));
+  }
+  const atCores = ratios[`parallel_speedup_at_${cores}`];
+  if (atCores !== undefined) ratios.parallel_speedup = atCores;
+  ratios.parallel_target = 0.85 * cores;
+  // Peak memory with workers over validate in the main thread, worst thread count (< 1.5).
+  ratios.threads_rss_over_one_thread = worstRss;
+  return { results, ratios };
 }
 
 export async function bench(): Promise<BenchReport> {
@@ -381,28 +578,9 @@ export async function bench(): Promise<BenchReport> {
       one_core: figures.pinned,
     });
   }
-  // Every core against one, on the same fleet, resolution phase only (each worker loads the
-  // fleet first, in parallel, before the clock starts).
   const cores = availableParallelism();
-  const parallelHosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
-  const inThread = parallelInChild(parallelHosts, 0);
-  const serial = parallelInChild(parallelHosts, 1);
-  const wide = parallelInChild(parallelHosts, cores);
-  results.push({
-    name: `validate ${parallelHosts} hosts in the main thread (--threads 1)`,
-    resolve_s: inThread.resolve_s,
-    peak_rss_mb: inThread.peak_rss_mb,
-  });
-  results.push({
-    name: `resolve ${parallelHosts} hosts, 1 worker thread`,
-    resolve_s: serial.resolve_s,
-    peak_rss_mb: serial.peak_rss_mb,
-  });
-  results.push({
-    name: `resolve ${parallelHosts} hosts, ${cores} worker threads`,
-    resolve_s: wide.resolve_s,
-    peak_rss_mb: wide.peak_rss_mb,
-  });
+  const parallel = parallelScenario(cores);
+  pushAll(results, parallel.results);
   const sel = selection(10000);
   results.push({
     name: 'layer selection, SelectorIndex (per host)',
@@ -421,11 +599,11 @@ export async function bench(): Promise<BenchReport> {
     ratios: {
       resolve_over_serialize:
         full === undefined ? 0 : full.resolve_each_s / Math.max(full.serialize_each_s, 1e-9),
-      parallel_speedup: serial.resolve_s / wide.resolve_s,
-      parallel_target: 0.85 * cores,
-      // Peak memory with a worker per core over validate in the main thread (target < 1.5).
-      threads_rss_over_one_thread: wide.peak_rss_mb / inThread.peak_rss_mb,
-      scan_over_index: sel.scan_ns / sel.index_ns,
+      ...parallel.ratios,
+      // Median of per-round ratios of interleaved batches; min and max show the spread.
+      scan_over_index: sel.ratio,
+      scan_over_index_min: sel.ratio_min,
+      scan_over_index_max: sel.ratio_max,
       [`resolve_growth_${largest}_over_${smallest}`]:
         (growth[String(largest)] as number) / (growth[String(smallest)] as number),
     },
@@ -447,80 +625,9 @@ export async function bench(): Promise<BenchReport> {
   };
 }
 
-interface ParallelFigures {
-  hosts: number;
-  threads: number;
-  /** Wall time of resolving every host, from every worker having read the fleet to the report. */
-  resolve_s: number;
-  /** Peak resident memory of the process, every worker thread included. */
-  peak_rss_mb: number;
-}
-
-function peakMb(): number {
-  return process.resourceUsage().maxRSS / 1024;
-}
-
-/**
- * Child-process body: resolve every host on `threads` worker threads (the same code path for 1
- * and for N, so the ratio is of the scheduling alone); time the resolution phase.
- */
-async function runParallel(hosts: number, threads: number): Promise<ParallelFigures> {
-  const files = generateFleet(hosts);
-  const fleet = loadFleet(files);
-  if (threads === 0) {
-    // The one-thread figure: validate in this thread, as `--threads 1` runs it.
-    const start = process.hrtime.bigint();
-    consume(validateFleet(fleet).errors);
-    const end = process.hrtime.bigint();
-    return { hosts, threads, resolve_s: Number(end - start) / 1e9, peak_rss_mb: peakMb() };
-  }
-  let ready = 0n;
-  const results = await resolveInParallel(
-    fleet,
-    fleet.hosts.map((h) => h.name),
-    {
-      threads,
-      onReady: () => {
-        ready = process.hrtime.bigint();
-      },
-    },
-  );
-  const done = process.hrtime.bigint();
-  consume(results.length);
-  return { hosts, threads, resolve_s: Number(done - ready) / 1e9, peak_rss_mb: peakMb() };
-}
-
-function parallelInChild(hosts: number, threads: number): ParallelFigures {
-  const self = fileURLToPath(import.meta.url);
-  const result = spawnSync(
-    process.execPath,
-    [
-      '--max-old-space-size=16384',
-      '--import',
-      'tsx',
-      self,
-      '--child-parallel',
-      String(hosts),
-      String(threads),
-    ],
-    { encoding: 'utf8', maxBuffer: 1 << 24 },
-  );
-  if (result.status !== 0)
-    throw new Error(`parallel child (${hosts} hosts, ${threads} threads) failed: ${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as ParallelFigures;
-}
-
 // Child mode: `node --import tsx bench/fleet.bench.ts --child-validate N`.
 const childAt = process.argv.indexOf('--child-validate');
 if (childAt >= 0) {
   const figures = runValidate(Number(process.argv[childAt + 1]));
-  console.log(JSON.stringify(figures));
-}
-const parallelAt = process.argv.indexOf('--child-parallel');
-if (parallelAt >= 0) {
-  const figures = await runParallel(
-    Number(process.argv[parallelAt + 1]),
-    Number(process.argv[parallelAt + 2]),
-  );
   console.log(JSON.stringify(figures));
 }

@@ -514,6 +514,50 @@ test('the memoized path (validate) and the provenance path (explain) give the sa
   ]);
 });
 
+test('provenance from the memo, after other hosts, equals a fold for the host alone', () => {
+  const fleet = fleetOf({
+    'fleet.yaml': FLEET,
+    'hosts.yaml': [
+      host('web-001', { role: 'web', site: 'london' }),
+      host('web-002', { role: 'web', site: 'paris' }),
+      host('db-001', { role: 'db', site: 'london' }),
+    ],
+    'base/l.yaml': [
+      layer('base', 0),
+      doc('File', 'motd', 'desired:\n  path: /etc/motd\n  content: "{{ host }}"\n'),
+      doc('File', 'x', 'desired:\n  path: /etc/x\n  mode: "0644"\n'),
+      doc('Package', 'a', 'desired:\n  state: present\n'),
+    ],
+    'web/l.yaml': [
+      layer('web', 10, '  labels:\n    role: web\n'),
+      doc('File', 'x', 'desired:\n  mode: "0640"\n'),
+      doc('File', 'motd', 'desired:\n  content: "web {{ labels.site }}"\n'),
+    ],
+    'db/l.yaml': [
+      layer('db', 10, '  labels:\n    role: db\n'),
+      doc('File', 'x', 'desired:\n  mode: "0600"\n'),
+    ],
+  });
+  const shared = prepareFleet(fleet);
+  // Every host once, so each one's second resolution reads what the others left in the memo.
+  for (const h of fleet.hosts) resolveHost(shared, h.name);
+  for (const h of [...fleet.hosts].reverse()) {
+    const warm = resolveHost(shared, h.name);
+    const alone = resolveHost(prepareFleet(fleet), h.name);
+    assert.deepEqual(warm, alone);
+    assert.ok(warm.resources.some((r) => Object.keys(r.provenance).length > 0));
+  }
+  const web = resolveHost(shared, 'web-002');
+  const x = web.resources.find((r) => r.ref === 'File[x]');
+  assert.deepEqual(x?.provenance.mode, {
+    layer: 'web',
+    value: '0640',
+    displaced: [{ layer: 'base', value: '0644' }],
+  });
+  const motd = web.resources.find((r) => r.ref === 'File[motd]');
+  assert.equal(motd?.desired.content, 'web paris');
+});
+
 test('merge: restartOn and reloadOn from different layers are an error on the merged resource', () => {
   const m = resolveIn(
     {

@@ -61,6 +61,11 @@ export interface PreparedFleet {
    * same documents to a resource share its result.
    */
   readonly memo: Map<ResourceDoc | string, ResolvedEntry>;
+  /**
+   * The same memo for results built with provenance (explain, `fleet resolve`): the records of
+   * a fold of host-independent documents are host-independent too.
+   */
+  readonly provenanceMemo: Map<ResourceDoc | string, ResolvedEntry>;
   /** Scratch space for {@link resolveHost}: per reference rank, the host's local index + 1. */
   readonly scratch: Int32Array;
 }
@@ -105,6 +110,7 @@ export function prepareFleet(fleet: Fleet): PreparedFleet {
     inBrokenLayers,
     docIds,
     memo: new Map(),
+    provenanceMemo: new Map(),
     scratch: new Int32Array(refRank.size),
   };
 }

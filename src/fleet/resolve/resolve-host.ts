@@ -88,8 +88,9 @@ function hostOf(prepared: PreparedFleet, hostName: string): HostDoc {
 }
 
 /**
- * Every reference the selected layers give the host, folded, in reference order. Without
- * provenance, host-independent results come from the memo.
+ * Every reference the selected layers give the host, folded, in reference order. Results that
+ * do not depend on the host (no placeholder among the contributing documents) come from the
+ * memo, with or without provenance.
  */
 function entriesOf(
   prepared: PreparedFleet,
@@ -99,31 +100,26 @@ function entriesOf(
   withProvenance: boolean,
 ): ResolvedEntry[] {
   const layers = prepared.fleet.layers;
+  const memo = withProvenance ? prepared.provenanceMemo : prepared.memo;
   const entries: ResolvedEntry[] = [];
   const contributions = new Map<string, Contribution[]>();
-  const contribute = (layer: LayerDoc, doc: ResourceDoc): void => {
-    const list = contributions.get(doc.ref);
-    if (list === undefined) contributions.set(doc.ref, [{ layer, doc }]);
-    else list.push({ layer, doc });
-  };
   for (const position of selected) {
     const layer = layers[position] as LayerDoc;
-    // With provenance every document goes through the full fold (explain wants the records).
-    if (withProvenance)
-      for (const doc of prepared.solo[position] as ResourceDoc[]) contribute(layer, doc);
-    else
-      for (const doc of prepared.solo[position] as ResourceDoc[])
-        entries.push(memoized(prepared, [{ layer, doc }], doc, host, labels));
-    for (const doc of prepared.shared[position] as ResourceDoc[]) contribute(layer, doc);
+    for (const doc of prepared.solo[position] as ResourceDoc[])
+      entries.push(memoized(prepared, memo, [{ layer, doc }], doc, host, labels, withProvenance));
+    for (const doc of prepared.shared[position] as ResourceDoc[]) {
+      const list = contributions.get(doc.ref);
+      if (list === undefined) contributions.set(doc.ref, [{ layer, doc }]);
+      else list.push({ layer, doc });
+    }
   }
   for (const contribs of contributions.values()) {
-    const rank = prepared.refRank.get((contribs[0] as Contribution).doc.ref) as number;
-    if (!withProvenance && contribs.every((c) => !c.doc.templated)) {
+    if (contribs.every((c) => !c.doc.templated)) {
       const key =
         contribs.length === 1
           ? (contribs[0] as Contribution).doc
           : contribs.map((c) => prepared.docIds.get(c.doc)).join(',');
-      entries.push(memoized(prepared, contribs, key, host, labels));
+      entries.push(memoized(prepared, memo, contribs, key, host, labels, withProvenance));
     } else
       entries.push(
         resolveResource(
@@ -131,7 +127,7 @@ function entriesOf(
           host,
           labels,
           withProvenance,
-          rank,
+          prepared.refRank.get((contribs[0] as Contribution).doc.ref) as number,
           prepared.fleet.files,
           prepared.fleet.contents,
         ),
@@ -191,26 +187,29 @@ function linkEntries(
   return { successors, fragments };
 }
 
+/** A host-independent result (no placeholder among `contribs`), folded once per fleet. */
 function memoized(
   prepared: PreparedFleet,
+  memo: Map<ResourceDoc | string, ResolvedEntry>,
   contribs: readonly Contribution[],
   key: ResourceDoc | string,
-  host: Parameters<typeof resolveResource>[1],
-  labels: Parameters<typeof resolveResource>[2],
+  host: HostDoc,
+  labels: Labels,
+  withProvenance: boolean,
 ): ResolvedEntry {
-  const cached = prepared.memo.get(key);
+  const cached = memo.get(key);
   if (cached !== undefined) return cached;
   const rank = prepared.refRank.get((contribs[0] as Contribution).doc.ref) as number;
   const entry = resolveResource(
     contribs,
     host,
     labels,
-    false,
+    withProvenance,
     rank,
     prepared.fleet.files,
     prepared.fleet.contents,
   );
-  prepared.memo.set(key, entry);
+  memo.set(key, entry);
   return entry;
 }
 
