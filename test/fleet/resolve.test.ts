@@ -463,14 +463,19 @@ test('merged checks see fields from several layers (allowPrivileged set by a hig
   assert.deepEqual(m.problems, []);
 });
 
+/** Two web hosts on different sites and a db host: the memo is shared by some and not others. */
+function threeHosts(): string[] {
+  return [
+    host('web-001', { role: 'web', site: 'london' }),
+    host('web-002', { role: 'web', site: 'paris' }),
+    host('db-001', { role: 'db', site: 'london' }),
+  ];
+}
+
 test('the memoized path (validate) and the provenance path (explain) give the same manifests', () => {
   const fleet = fleetOf({
     'fleet.yaml': FLEET,
-    'hosts.yaml': [
-      host('web-001', { role: 'web', site: 'london' }),
-      host('web-002', { role: 'web', site: 'paris' }),
-      host('db-001', { role: 'db', site: 'london' }),
-    ],
+    'hosts.yaml': threeHosts(),
     'base/l.yaml': [
       layer('base', 0),
       doc(
@@ -517,11 +522,7 @@ test('the memoized path (validate) and the provenance path (explain) give the sa
 test('provenance from the memo, after other hosts, equals a fold for the host alone', () => {
   const fleet = fleetOf({
     'fleet.yaml': FLEET,
-    'hosts.yaml': [
-      host('web-001', { role: 'web', site: 'london' }),
-      host('web-002', { role: 'web', site: 'paris' }),
-      host('db-001', { role: 'db', site: 'london' }),
-    ],
+    'hosts.yaml': threeHosts(),
     'base/l.yaml': [
       layer('base', 0),
       doc('File', 'motd', 'desired:\n  path: /etc/motd\n  content: "{{ host }}"\n'),
