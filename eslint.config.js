@@ -50,7 +50,7 @@ function boundaries(module) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'out/', 'examples/**/apps/'] },
+  { ignores: ['dist/', '.bench/', 'node_modules/', 'out/', 'examples/**/apps/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
