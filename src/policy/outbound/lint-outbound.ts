@@ -7,9 +7,8 @@ import { shadowedOn } from '../lint/shadowed-rules.js';
 import type { CompiledRoute } from '../routes/route-table.js';
 import { compareRoutes } from '../routes/route-table.js';
 import type { PolicyProblem, PolicyResources } from '../types.js';
+import { compiled } from './outbound-index.js';
 import type { OutboundBackend, OutboundParent, OutboundRoute, OutboundRule } from './types.js';
-
-const NO_LABELS = Object.freeze(Object.create(null) as Record<string, string>);
 
 function objectOf(route: OutboundRoute): string {
   return `${route.kind} ${route.meta.namespace}/${route.meta.name}`;
@@ -178,21 +177,6 @@ function lintRetryBudget(resources: PolicyResources, route: OutboundRoute): Poli
       },
     ];
   });
-}
-
-function compiled(route: OutboundRoute): CompiledRoute {
-  return {
-    name: `${route.meta.namespace}/${route.meta.name}`,
-    kind: route.kind === 'GRPCRoute' ? 'GRPCRoute' : 'HTTPRoute',
-    created: route.meta.created,
-    hostnames: route.hostnames,
-    rules: route.rules.map((r) => ({ matches: r.matches, filters: r.filters, at: r.at })),
-    labels: NO_LABELS,
-    authorizations: [],
-    timeouts: [],
-    rewrites: [],
-    at: route.meta.at,
-  };
 }
 
 /** Rules another producer route of the same parent always wins over. */
