@@ -20,7 +20,7 @@ import { compareRoutes } from '../routes/route-table.js';
 import { droppedObjectProblems } from './dropped-objects.js';
 import { GrpcBindings } from './grpc-services.js';
 import { key } from './object-key.js';
-import { Rejections, describeRejected, refInvalid } from './rejections.js';
+import { Rejections, describeRejected, missingServerProblem, refInvalid } from './rejections.js';
 import type {
   HeaderRewritePolicy,
   HttpRoute,
@@ -232,22 +232,14 @@ export class Attachments {
     for (const binding of resources.routeBindings) {
       const serverKey = key(binding.meta.namespace, binding.server);
       if (!this.servers.has(serverKey)) {
-        const rejected = this.rejections.find('Server', binding.meta.namespace, binding.server);
         this.problems.push(
-          rejected !== undefined
-            ? refInvalid(
-                objectName(binding.meta),
-                binding.meta.at,
-                'target',
-                rejected,
-                'none of its routes apply',
-              )
-            : problemAt(
-                'POLICY_ROUTE_PARENT_MISSING',
-                objectName(binding.meta),
-                binding.meta.at,
-                `target Server ${serverKey} does not exist, so none of its routes apply`,
-              ),
+          missingServerProblem(
+            objectName(binding.meta),
+            binding.meta.at,
+            { namespace: binding.meta.namespace, name: binding.server },
+            this.rejections,
+            'routes',
+          ),
         );
         continue;
       }

@@ -13,7 +13,7 @@ import {
   GRPC_SERVICE_LABEL,
 } from '../resources/read-extension.js';
 import { key } from './object-key.js';
-import { refInvalid } from './rejections.js';
+import { missingServerProblem, refInvalid } from './rejections.js';
 import type { Rejections } from './rejections.js';
 import type {
   GrpcService,
@@ -75,21 +75,14 @@ export class GrpcBindings {
     const ns = binding.meta.namespace;
     const serverKey = key(ns, binding.server);
     if (!servers.has(serverKey)) {
-      const rejected = this.rejections.find('Server', ns, binding.server);
       this.problems.push(
-        rejected !== undefined
-          ? refInvalid(
-              objectName(binding.meta),
-              binding.meta.at,
-              'target',
-              rejected,
-              'none of its services apply',
-            )
-          : problem(
-              'POLICY_ROUTE_PARENT_MISSING',
-              binding,
-              `target Server ${serverKey} does not exist, so none of its services apply`,
-            ),
+        missingServerProblem(
+          objectName(binding.meta),
+          binding.meta.at,
+          { namespace: ns, name: binding.server },
+          this.rejections,
+          'services',
+        ),
       );
       return;
     }
@@ -141,7 +134,7 @@ function methodRoutes(binding: GrpcServiceBinding, service: GrpcService): GrpcMe
 }
 
 function problem(
-  code: 'POLICY_ROUTE_PARENT_MISSING' | 'POLICY_GRPC_SERVICE_MISSING',
+  code: 'POLICY_GRPC_SERVICE_MISSING',
   binding: GrpcServiceBinding,
   message: string,
 ): PolicyProblem {

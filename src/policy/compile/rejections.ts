@@ -62,3 +62,28 @@ export function refInvalid(
     message: `${what} ${describeRejected(target)}, so ${consequence}`,
   };
 }
+
+/**
+ * The finding for a binding whose Server is not there: `POLICY_REF_INVALID` when the Server was
+ * in the input and left out, else `POLICY_ROUTE_PARENT_MISSING`. `bound` names what the binding
+ * attaches (`routes`, `services`), none of which apply.
+ */
+export function missingServerProblem(
+  object: string,
+  at: Pick<Location, 'file' | 'line'>,
+  server: { readonly namespace: string; readonly name: string },
+  rejections: Rejections,
+  bound: string,
+): PolicyProblem {
+  const rejected = rejections.find('Server', server.namespace, server.name);
+  if (rejected !== undefined)
+    return refInvalid(object, at, 'target', rejected, `none of its ${bound} apply`);
+  return {
+    severity: 'error',
+    code: 'POLICY_ROUTE_PARENT_MISSING',
+    object,
+    file: at.file,
+    line: at.line,
+    message: `target Server ${server.namespace}/${server.name} does not exist, so none of its ${bound} apply`,
+  };
+}

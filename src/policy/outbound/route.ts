@@ -188,6 +188,16 @@ interface Picked {
   readonly notFound: boolean;
 }
 
+/** No rule or route matched: the proxy answers 404 (NoRoute). */
+const NO_ROUTE: Picked = Object.freeze({
+  route: undefined,
+  routeName: null,
+  rule: undefined,
+  ruleIndex: null,
+  denied: false,
+  notFound: true,
+});
+
 function defaultRoute(resolved: Resolved, served: PortRoutes, note: Note): Picked {
   const base = { route: undefined, rule: undefined, ruleIndex: null, notFound: false };
   if (resolved.kind === 'EgressNetwork') {
@@ -215,14 +225,7 @@ function pick(resolved: Resolved, served: PortRoutes, request: PolicyRequest, no
   if (found !== undefined) return found;
   if (resolved.kind === 'EgressNetwork') return defaultRoute(resolved, served, note);
   note?.('no route rule matches: the proxy answers 404 (NoRoute)');
-  return {
-    route: undefined,
-    routeName: null,
-    rule: undefined,
-    ruleIndex: null,
-    denied: false,
-    notFound: true,
-  };
+  return NO_ROUTE;
 }
 
 /** TLSRoutes match the SNI (the request's host); TCPRoutes take every connection (oldest wins). */
@@ -244,14 +247,7 @@ function streamRoute(
     note?.(`no ${served.kind} matches SNI ${request.host ?? '(none)'}`);
     return resolved.kind === 'EgressNetwork'
       ? defaultRoute(resolved, { ...served, opaque: true }, note)
-      : {
-          route: undefined,
-          routeName: null,
-          rule: undefined,
-          ruleIndex: null,
-          denied: false,
-          notFound: true,
-        };
+      : NO_ROUTE;
   }
   note?.(
     `${route.kind} ${route.meta.namespace}/${route.meta.name} takes the connection (the oldest matching ${served.kind}; no per-request matching)`,
