@@ -286,12 +286,10 @@ export class ServerModels {
     server: Server,
     targets: readonly (readonly [TimeoutPolicy['target']['kind'], string])[],
   ): AppliedTimeout[] {
-    const ns = server.meta.namespace;
-    const policies = [
-      ...this.attachments.timeouts(ns, 'Server', server.meta.name),
-      ...targets.flatMap(([kind, name]) => this.attachments.timeouts(ns, kind, name)),
-    ];
-    return [...new Set(policies)].map((p) => ({
+    const policies = this.attachedTo(server, targets, (ns, kind, name) =>
+      this.attachments.timeouts(ns, kind, name),
+    );
+    return policies.map((p) => ({
       source: `timeoutpolicy/${p.meta.name}`,
       timeout: p.timeout,
       ms: p.ms,
@@ -302,17 +300,29 @@ export class ServerModels {
     server: Server,
     targets: readonly (readonly [HeaderRewritePolicy['target']['kind'], string])[],
   ): HeaderRewritePolicy[] {
-    const ns = server.meta.namespace;
-    const policies = [
-      ...this.attachments.rewrites(ns, 'Server', server.meta.name),
-      ...targets.flatMap(([kind, name]) => this.attachments.rewrites(ns, kind, name)),
-    ];
-    return [...new Set(policies)].sort((a, b) =>
+    const policies = this.attachedTo(server, targets, (ns, kind, name) =>
+      this.attachments.rewrites(ns, kind, name),
+    );
+    return policies.sort((a, b) =>
       compareRoutes(
         { created: a.meta.created, name: a.meta.name },
         { created: b.meta.created, name: b.meta.name },
       ),
     );
+  }
+
+  /** What `lookup` attaches to the Server itself or to any of its targets, each policy once. */
+  private attachedTo<P>(
+    server: Server,
+    targets: readonly (readonly [PolicyTarget['kind'], string])[],
+    lookup: (namespace: string, kind: PolicyTarget['kind'], name: string) => readonly P[],
+  ): P[] {
+    const ns = server.meta.namespace;
+    const policies = [
+      ...lookup(ns, 'Server', server.meta.name),
+      ...targets.flatMap(([kind, name]) => lookup(ns, kind, name)),
+    ];
+    return [...new Set(policies)];
   }
 }
 
