@@ -4,7 +4,8 @@
  * reaches the terminal: names, paths and trace lines come from files.
  */
 import { escapeControl } from '../base/index.js';
-import type { Decision, PolicyMatrix } from '../policy/index.js';
+import { flowDestination, flowPolicies } from '../policy/index.js';
+import type { Decision, OutboundFlow, PolicyMatrix } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { paint, renderTable } from './output.js';
 
@@ -50,7 +51,12 @@ const MARK: Record<string, string> = { allow: 'allow', some: 'some', deny: '-' }
 /** The matrix as one table per namespace: a row per Server port and route, a column per client. */
 export function printMatrix(matrix: PolicyMatrix, io: CliIO): void {
   if (matrix.rows.length === 0) {
-    io.stdout('no pods in the input, so nothing to reach\n');
+    io.stdout(
+      matrix.outbound.length === 0
+        ? 'no pods in the input, so nothing to reach\n'
+        : 'no pod port in the input, so nothing to reach inbound\n',
+    );
+    printOutbound(matrix.outbound, io);
     return;
   }
   const clients = matrix.clients.map((c) => c.id);
@@ -85,5 +91,35 @@ export function printMatrix(matrix: PolicyMatrix, io: CliIO): void {
     io.stdout(`also admitted somewhere, outside these columns: ${safe(outside.join(', '))}\n`);
   io.stdout(
     "localhost is always admitted. 'some': part of the column (some addresses or identities). Explain a cell: --explain ROW --client CLIENT (row ids: --json)\n",
+  );
+  printOutbound(matrix.outbound, io);
+}
+
+/** `a, b, c +4`: a flow's client namespaces, shortened. */
+function namespaceList(namespaces: readonly string[]): string {
+  const shown = namespaces.slice(0, 3).join(', ');
+  return namespaces.length > 3 ? `${shown} +${namespaces.length - 3}` : shown;
+}
+
+/** The outbound flows as one table: a row per client namespaces, parent port and rule. */
+function printOutbound(flows: readonly OutboundFlow[], io: CliIO): void {
+  if (flows.length === 0) return;
+  io.stdout('\noutbound: where the clients of each namespace send their requests\n');
+  const table: string[][] = [['FROM', 'TO', 'ROUTE', 'MATCHES', 'GOES TO', 'POLICIES']];
+  for (const f of flows) {
+    const route = f.route === null ? '-' : f.rule === null ? f.route : `${f.route} rule ${f.rule}`;
+    const to = flowDestination(f);
+    table.push([
+      safe(namespaceList(f.namespaces)),
+      safe(f.parent),
+      safe(route),
+      safe(f.matches.length > 48 ? `${f.matches.slice(0, 47)}…` : f.matches),
+      f.decision === 'route' || f.decision === 'forward' ? safe(to) : paint(io, 'red', safe(to)),
+      safe(flowPolicies(f) || '-'),
+    ]);
+  }
+  io.stdout(renderTable(table));
+  io.stdout(
+    "Route a flow's witness (--json: outbound[].witness) with labelwise policy route for its trace.\n",
   );
 }

@@ -47,6 +47,8 @@ export type {
   MatrixCell,
   MatrixOptions,
   MatrixRow,
+  OutboundFlow,
+  OutboundWitness,
   PolicyMatrix,
   Reachability,
   Witness,
@@ -63,6 +65,10 @@ export {
   explainCell,
   matrixCell,
   matrixRow,
+  flowDestination,
+  flowPolicies,
+  flowSummary,
+  outboundFlows,
   readExpectations,
 } from './matrix/index.js';
 export { normalizePodRef } from './resources/read-workloads.js';

@@ -75,7 +75,14 @@ describe('labelwise policy matrix', () => {
       errors: number;
       warnings: number;
     };
-    assert.deepEqual(Object.keys(body), ['clients', 'rows', 'diagnostics', 'errors', 'warnings']);
+    assert.deepEqual(Object.keys(body), [
+      'clients',
+      'rows',
+      'outbound',
+      'diagnostics',
+      'errors',
+      'warnings',
+    ]);
     const row = body.rows.find((x) => x.id === 'booksapp/authors-http:7001/authors-modify-route');
     assert.equal(row?.cells['sa:booksapp/books']?.reach, 'allow');
     assert.equal(row?.cells['sa:booksapp/web']?.witness.pod, 'booksapp/authors-0');

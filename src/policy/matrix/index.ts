@@ -9,3 +9,7 @@ export type { Expectation, ExpectationResult, Expected } from './expectations.js
 export { checkExpectations, expectationDiagnostics, readExpectations } from './expectations.js';
 export type { ExpectationResultJson, ExplainedCellJson, MatrixJson } from './matrix-json.js';
 export { expectationResultJson, explainedCellJson, matrixJson } from './matrix-json.js';
+export type { OutboundFlow, OutboundOptions } from './outbound.js';
+export { outboundFlows } from './outbound.js';
+export type { OutboundWitness } from './outbound-witness.js';
+export { flowDestination, flowPolicies, flowSummary } from './outbound-text.js';

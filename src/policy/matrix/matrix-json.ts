@@ -19,6 +19,7 @@ export interface ExpectationResultJson {
 export interface MatrixJson {
   readonly clients: PolicyMatrix['clients'];
   readonly rows: PolicyMatrix['rows'];
+  readonly outbound: PolicyMatrix['outbound'];
   readonly expectations?: readonly ExpectationResultJson[];
 }
 
@@ -30,6 +31,7 @@ export function matrixJson(
   return {
     clients: matrix.clients,
     rows: matrix.rows,
+    outbound: matrix.outbound,
     ...(results === undefined ? {} : { expectations: results.map(expectationResultJson) }),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Who can reach what (`labelwise policy matrix`): for every Server port and route of the
- * compiled model, which client columns are admitted. Computed from the compiled authorizations
+ * compiled model, which client columns are admitted, and where each client namespace's outbound
+ * traffic goes (`outbound.ts`). Computed from the compiled authorizations
  * with the selector algebra (see `clients.ts`), not by sampling requests: a cell is `allow` when
  * some authorization admits every client of the column, `some` when authorizations admit part of
  * it (some addresses, some identities), `deny` when none admits any. Localhost is always admitted
@@ -13,6 +14,9 @@ import type { PolicyModel, PortPolicy } from '../compile/model.js';
 import type { CompiledRoute } from '../routes/route-table.js';
 import type { ClientClass, ClientTerms, Reach } from './clients.js';
 import { clientClasses, clientTerms } from './clients.js';
+import { describeMatches } from './describe.js';
+import { outboundFlows } from './outbound.js';
+import type { OutboundFlow } from './outbound.js';
 import { witnessClient, witnessRequest } from './witness.js';
 import type { Witness } from './witness.js';
 
@@ -55,6 +59,8 @@ export interface PolicyMatrix {
     readonly network: string;
   }[];
   readonly rows: readonly MatrixRow[];
+  /** Where each client namespace's outbound traffic goes (see `outbound.ts`). */
+  readonly outbound: readonly OutboundFlow[];
 }
 
 /** Options for {@link computeMatrix}. */
@@ -63,6 +69,8 @@ export interface MatrixOptions {
   namespace?: string;
   /** The columns, instead of the model's own (`clientClasses(a, b)` compares two models). */
   clients?: readonly ClientClass[];
+  /** The namespace of cluster-wide EgressNetworks, for the outbound flows. Default: `linkerd-egress`. */
+  egressNamespace?: string;
 }
 
 const RANK: Record<Reachability, number> = { deny: 0, some: 1, allow: 2 };
@@ -83,33 +91,6 @@ function cellFor(terms: ClientTerms, client: ClientClass): Reachability {
     if (overlap(s, client.selector).overlap) identity = 'some';
   }
   return combine(identity, terms.networks[client.network]);
-}
-
-function describeMatches(route: CompiledRoute): string {
-  if (route.template !== undefined) {
-    const methods = route.template.methods.length === 0 ? '*' : route.template.methods.join('|');
-    return `${methods} ${route.template.template.text}`;
-  }
-  const parts: string[] = [];
-  for (const rule of route.rules) {
-    const matches = rule.matches.length === 0 ? [undefined] : rule.matches;
-    for (const m of matches) {
-      if (m === undefined) {
-        parts.push('* /*');
-        continue;
-      }
-      const path =
-        m.path.type === 'Exact'
-          ? m.path.value
-          : m.path.type === 'PathPrefix'
-            ? `${m.path.value.replace(/\/+$/, '')}/*`
-            : `~${m.path.value}`;
-      const extra = m.headers.length + m.queryParams.length > 0 ? ' (+conditions)' : '';
-      parts.push(`${m.method ?? '*'} ${path}${extra}`);
-    }
-  }
-  const shown = parts.slice(0, 6).join(', ');
-  return parts.length > 6 ? `${shown}, … (${parts.length})` : shown;
 }
 
 interface RowSource {
@@ -225,5 +206,11 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
   return {
     clients: clients.map((c) => ({ id: c.id, description: c.description, network: c.network })),
     rows: unique,
+    outbound: outboundFlows(model, {
+      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+      ...(options.egressNamespace === undefined
+        ? {}
+        : { egressNamespace: options.egressNamespace }),
+    }),
   };
 }

@@ -24,7 +24,7 @@ export interface Witness {
 }
 
 /** Documentation addresses (RFC 5737, RFC 3849), one of which lies outside the cluster networks. */
-const EXTERNAL_CANDIDATES = ['192.0.2.10', '198.51.100.10', '203.0.113.10', '2001:db8::10'];
+export const EXTERNAL_CANDIDATES = ['192.0.2.10', '198.51.100.10', '203.0.113.10', '2001:db8::10'];
 
 function insideCluster(ip: string, settings: ClusterSettings): boolean {
   const address = parseAddress(ip);

@@ -45,6 +45,16 @@ function older(a: string, b: string): number {
   return a === b ? 0 : a < b ? -1 : 1;
 }
 
+/** The EgressNetworks a client of `clientNamespace` may be governed by (step 1 above). */
+export function egressCandidates(
+  networks: readonly EgressNetwork[],
+  clientNamespace: string,
+  globalNamespace: string,
+): EgressNetwork[] {
+  const local = networks.filter((n) => n.meta.namespace === clientNamespace);
+  return local.length > 0 ? local : networks.filter((n) => n.meta.namespace === globalNamespace);
+}
+
 /** The EgressNetwork for `address` seen from `clientNamespace`, or undefined (no egress policy). */
 export function resolveEgressNetwork(
   networks: readonly EgressNetwork[],
@@ -53,9 +63,7 @@ export function resolveEgressNetwork(
   globalNamespace: string,
   clusterNetworks: readonly string[],
 ): EgressNetwork | undefined {
-  const local = networks.filter((n) => n.meta.namespace === clientNamespace);
-  const pool =
-    local.length > 0 ? local : networks.filter((n) => n.meta.namespace === globalNamespace);
+  const pool = egressCandidates(networks, clientNamespace, globalNamespace);
   let best: { net: EgressNetwork; bits: number } | undefined;
   for (const net of pool) {
     const bits = matchedBits(net.networks ?? defaultEgressNetworks(clusterNetworks), address);

@@ -193,6 +193,15 @@ export class OutboundIndex {
     return target;
   }
 
+  /** The routes attached to a parent, each with the port its parentRef names (none: every port). */
+  attachments(
+    kind: OutboundParentRef['kind'],
+    namespace: string,
+    name: string,
+  ): readonly { readonly route: OutboundRoute; readonly port?: number }[] {
+    return this.attached.get(`${kind}:${namespace}/${name}`) ?? [];
+  }
+
   serviceByIp(ip: string): Service | undefined {
     return this.servicesByIp.get(ip);
   }

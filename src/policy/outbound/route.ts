@@ -80,7 +80,8 @@ export function parseDestination(text: string): OutboundDestination {
   return { service, namespace, port };
 }
 
-type Resolved =
+/** A destination resolved to its parent (or to no policy: forwarded as is). */
+export type Resolved =
   | { readonly kind: 'Service'; readonly service: Service; readonly parent: OutboundParentRef }
   | {
       readonly kind: 'EgressNetwork';
@@ -178,7 +179,7 @@ function resolveByAddress(
 }
 
 /** The rule a request takes: a route's, a default route's, or none (404). */
-interface Picked {
+export interface Picked {
   readonly route: OutboundRoute | undefined;
   readonly routeName: string | null;
   readonly rule: OutboundRule | undefined;
@@ -189,7 +190,7 @@ interface Picked {
 }
 
 /** No rule or route matched: the proxy answers 404 (NoRoute). */
-const NO_ROUTE: Picked = Object.freeze({
+export const NO_ROUTE: Picked = Object.freeze({
   route: undefined,
   routeName: null,
   rule: undefined,
@@ -198,7 +199,7 @@ const NO_ROUTE: Picked = Object.freeze({
   notFound: true,
 });
 
-function defaultRoute(resolved: Resolved, served: PortRoutes, note: Note): Picked {
+export function defaultRoute(resolved: Resolved, served: PortRoutes, note: Note): Picked {
   const base = { route: undefined, rule: undefined, ruleIndex: null, notFound: false };
   if (resolved.kind === 'EgressNetwork') {
     const proto = served.opaque ? 'tcp' : 'http';
@@ -303,16 +304,7 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
   const key = picked.rule ?? picked.routeName ?? '';
   let outcome = cached ? served.outcomes.get(key) : undefined;
   if (outcome === undefined) {
-    const target: Target =
-      resolved.kind === 'Service'
-        ? { kind: 'Service', parent: resolved.parent, config: resolved.service.config }
-        : {
-            kind: 'EgressNetwork',
-            parent: resolved.parent,
-            config: resolved.net.config,
-            address: resolved.address,
-          };
-    outcome = outcomeOf(index, target, served, picked, note);
+    outcome = outcomeOf(index, targetOf(resolved), served, picked, note);
     if (cached) served.outcomes.set(key, outcome);
   }
   const egress =
@@ -399,8 +391,20 @@ function decisionFrom(
   };
 }
 
+/** The parent a resolved destination is sent to, with its annotations. */
+export function targetOf(resolved: Exclude<Resolved, { kind: 'forward' }>): Target {
+  return resolved.kind === 'Service'
+    ? { kind: 'Service', parent: resolved.parent, config: resolved.service.config }
+    : {
+        kind: 'EgressNetwork',
+        parent: resolved.parent,
+        config: resolved.net.config,
+        address: resolved.address,
+      };
+}
+
 /** The request-independent part of a decision: backends, timeouts, retries, outcome. */
-function outcomeOf(
+export function outcomeOf(
   index: OutboundIndex,
   target: Target,
   served: PortRoutes,

@@ -1,5 +1,9 @@
-/** The policy section: the reachability matrix, every server port and route × client class. */
-import type { PolicyMatrix } from '../../policy/index.js';
+/**
+ * The policy section: the reachability matrix, every server port and route × client class, then
+ * the outbound flows (where each client namespace's requests go).
+ */
+import { flowDestination, flowPolicies } from '../../policy/index.js';
+import type { OutboundFlow, PolicyMatrix } from '../../policy/index.js';
 import { escapeHtml, table, td } from './html.js';
 
 const LABEL = { allow: 'allow', some: 'some', deny: 'deny' } as const;
@@ -24,5 +28,22 @@ export function policySection(value: unknown): string {
   return `<h2 id="s-policy">Policy: who can reach what</h2>
 <p class="meta">Computed from the compiled policy with the selector algebra, not sampled; hover a cell for the authorization that decides it. <code>labelwise policy authorize</code> explains any cell.</p>
 ${table('policy-matrix', header, rows, 'No server ports or routes.')}
-<ul class="legend">${legend}</ul>`;
+<ul class="legend">${legend}</ul>${outboundTable(matrix.outbound ?? [])}`;
+}
+
+function outboundTable(flows: readonly OutboundFlow[]): string {
+  if (flows.length === 0) return '';
+  const header = ['from namespaces', 'to', 'route', 'matches', 'goes to', 'timeouts, retries'];
+  const rows = flows.map((f) => [
+    td(f.namespaces.join(', ')),
+    `<th scope="row">${escapeHtml(f.parent)}</th>`,
+    td(f.route === null ? '-' : f.rule === null ? f.route : `${f.route} rule ${f.rule}`),
+    td(f.matches),
+    td(flowDestination(f)),
+    td(flowPolicies(f) || '-'),
+  ]);
+  return `
+<h3>Outbound: where each namespace's requests go</h3>
+<p class="meta">From Linkerd's outbound policy (Service routes, timeout, retry and failure-accrual annotations, EgressNetworks); <code>labelwise policy route</code> explains a flow's witness request.</p>
+${table('policy-outbound', header, rows, '')}`;
 }
