@@ -76,14 +76,14 @@ describe('policy matrix: outbound flows', () => {
     assert.deepEqual(byId(flows), {
       'Service booksapp/books:7002 → booksapp/books-canary rule 0': `* /books/* → booksapp/books:7002 90%, booksapp/books-v2:7002 10%; timeouts request 5s; ${policies}`,
       'Service booksapp/books:7002 → booksapp/books-canary rule 1': `* /ping → booksapp/books:7002 100%; timeouts request 5s; ${policies}`,
-      'Service booksapp/books:7002 → 404':
+      'Service booksapp/books:7002 → default':
         'every request no rule takes → 404 (no route rule matches); circuit breaker consecutive after 5 failures (1s-1m)',
       'EgressNetwork linkerd-egress/internet:80 → linkerd-egress/covers-api rule 0':
-        'host covers.example.com: GET /* → (original destination) 100%, egress allowed (trafficPolicy Deny)',
-      'EgressNetwork linkerd-egress/internet:80 → default route http-egress-deny':
-        'every request no route takes → 403 egress denied (trafficPolicy Deny)',
-      'EgressNetwork linkerd-egress/internet:* → default route http-egress-deny':
-        'every request no route takes → 403 egress denied (trafficPolicy Deny)',
+        'host covers.example.com: GET /* → (original destination) 100%, egress allowed',
+      'EgressNetwork linkerd-egress/internet:80 → default':
+        'every request no route takes → 403 (egress denied)',
+      'EgressNetwork linkerd-egress/internet:* → default':
+        'every request no route takes → 403 (egress denied)',
     });
     assert.ok(flows.every((f) => f.namespaces.join() === 'booksapp'));
     assert.equal(assertWitnessesAgree(m, flows), flows.length, 'every flow has a witness');
@@ -125,7 +125,7 @@ spec:
     assert.deepEqual(
       flows.map((f) => [f.id, f.namespaces.length === 1 ? f.namespaces[0] : f.namespaces.length]),
       [
-        ['Service shop/api:80 → default route http', 39],
+        ['Service shop/api:80 → default', 39],
         ['Service shop/api:80 → team-07/try-next rule 0', 'team-07'],
       ],
     );
@@ -137,6 +137,47 @@ spec:
       computeMatrix(m, { namespace: 'team-07' }).outbound.map((f) => f.id),
       ['Service shop/api:80 → team-07/try-next rule 0'],
     );
+  });
+
+  it('what no rule takes differs for a namespace whose consumer route takes only part', () => {
+    // Linkerd's HTTPRoute docs: with routes attached, a request no rule matches gets 404; a
+    // Service without routes sends every request to itself (the default route).
+    const m = model(`apiVersion: v1
+kind: Pod
+metadata: { name: client, namespace: a }
+spec: { containers: [{ name: c }] }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: client, namespace: b }
+spec: { containers: [{ name: c }] }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: api, namespace: shop }
+spec: { ports: [{ port: 80 }] }
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: { name: v2-only, namespace: b }
+spec:
+  parentRefs: [{ group: core, kind: Service, name: api, namespace: shop, port: 80 }]
+  rules: [{ matches: [{ path: { type: PathPrefix, value: /v2 } }] }]
+`);
+    const flows = computeMatrix(m).outbound;
+    assert.deepEqual(
+      flows.map((f) => [f.id, f.namespaces.join(), flowSummary(f)]),
+      [
+        ['Service shop/api:80 → default', 'a', 'every request → shop/api:80 100%'],
+        ['Service shop/api:80 → b/v2-only rule 0', 'b', '* /v2/* → shop/api:80 100%'],
+        [
+          'Service shop/api:80 → default',
+          'b',
+          'every request no rule takes → 404 (no route rule matches)',
+        ],
+      ],
+    );
+    assert.equal(assertWitnessesAgree(m, flows), 3);
   });
 
   it("a namespace's own EgressNetwork replaces the global ones for its clients", () => {
@@ -166,20 +207,8 @@ spec: { trafficPolicy: Deny }
     assert.deepEqual(
       flows.map((f) => [f.id, f.namespaces.join(), f.decision, f.status, f.egress?.allowed]),
       [
-        [
-          'EgressNetwork linkerd-egress/all:* → default route http-egress-allow',
-          'open',
-          'route',
-          null,
-          true,
-        ],
-        [
-          'EgressNetwork locked/none:* → default route http-egress-deny',
-          'locked',
-          'deny',
-          403,
-          false,
-        ],
+        ['EgressNetwork linkerd-egress/all:* → default', 'open', 'route', null, true],
+        ['EgressNetwork locked/none:* → default', 'locked', 'deny', 403, false],
       ],
     );
     assert.equal(assertWitnessesAgree(m, flows), 2);

@@ -10,12 +10,11 @@ const percent = (share: number): string => `${Math.round(share * 1000) / 10}%`;
 
 /** Where the flow's requests go: `booksapp/books:7002 90%, booksapp/books-v2:7002 10%`, `403 …`. */
 export function flowDestination(f: OutboundFlow): string {
-  const egress = f.egress === null ? '' : ` (trafficPolicy ${f.egress.trafficPolicy})`;
   switch (f.decision) {
     case 'not-found':
       return '404 (no route rule matches)';
     case 'deny':
-      return `403 egress denied${egress}`;
+      return '403 (egress denied)';
     case 'redirect':
       return `redirect ${f.status ?? ''}`.trimEnd();
     case 'fail':
@@ -27,7 +26,7 @@ export function flowDestination(f: OutboundFlow): string {
             `${b.name} ${percent(b.share)}${b.outcome === 'fail' ? ` (500: ${b.reason ?? 'fails'})` : ''}`,
         )
         .join(', ');
-      return `${to}${f.egress === null ? '' : `, egress allowed${egress}`}`;
+      return `${to}${f.egress === null ? '' : ', egress allowed'}`;
     }
   }
 }

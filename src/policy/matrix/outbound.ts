@@ -29,7 +29,10 @@ import type { OutboundWitness } from './outbound-witness.js';
 
 /** Where the requests of one rule go, for the clients of some namespaces. */
 export interface OutboundFlow {
-  /** `<parent> → <route> rule <n>`, `<parent> → default route <name>` or `<parent> → 404`. */
+  /**
+   * `<parent> → <route> rule <n>`, or `<parent> → default` for what no rule takes. Unique per
+   * client namespace (the default of namespaces with consumer routes may differ from the others').
+   */
   readonly id: string;
   /** The client namespaces whose pods send this way, sorted. */
   readonly namespaces: readonly string[];
@@ -131,9 +134,12 @@ function views(
   return rest.length === 0 ? alone : [rest, ...alone];
 }
 
+/**
+ * A flow's identity across revisions. What takes the requests no rule takes (a default route, or
+ * 404) is one flow per parent port, whichever it is: a Deny turned Allow changes that flow.
+ */
 function flowId(parent: string, f: ParentFlow): string {
-  if (f.route === null) return `${parent} → 404`;
-  if (f.rest) return `${parent} → default route ${f.route}`;
+  if (f.rest) return `${parent} → default`;
   return `${parent} → ${f.route}${f.rule === null ? '' : ` rule ${f.rule}`}`;
 }
 
@@ -157,13 +163,17 @@ function addFlows(
   const parent = `${kind} ${o.meta.namespace}/${o.meta.name}:${target.port}`;
   for (const f of parentFlows(context.index, o, target.at, first)) {
     const id = flowId(parent, f);
-    const known = into.get(id);
+    // Namespaces share a flow when it goes the same way for them: the default of a namespace
+    // with consumer routes (404) is not the default of the others (Linkerd's default route).
+    const matches = flowMatches(f);
+    const key = `${id}\u0000${f.route ?? ''}\u0000${matches}\u0000${JSON.stringify(f.outcome)}`;
+    const known = into.get(key);
     if (known !== undefined) {
       for (const ns of group) known.namespaces.add(ns);
       continue;
     }
     const witness = flowWitness(context, { target, flow: f, namespace: first }, options);
-    into.set(id, {
+    into.set(key, {
       order: into.size,
       namespaces: new Set(group),
       flow: {
@@ -172,7 +182,7 @@ function addFlows(
         routeKind: f.routeKind,
         route: f.route,
         rule: f.rule,
-        matches: flowMatches(f),
+        matches,
         ...f.outcome,
         egress: f.egress,
         ...(witness === undefined ? {} : { witness }),

@@ -39,7 +39,11 @@ export interface FlowChange {
   readonly change: 'allowed' | 'denied';
 }
 
-/** One cell of the policy reachability matrix that flips. */
+/**
+ * One cell of the policy reachability matrix that flips, or one outbound flow (`causeKind`
+ * `outbound`: target is the flow, client `ns:<namespace>`, before and after the flow in one line,
+ * `(no flow)` when it appears or goes).
+ */
 export interface MatrixCellChange {
   readonly target: string;
   readonly client: string;
@@ -47,10 +51,11 @@ export interface MatrixCellChange {
   readonly after: string;
   /**
    * What decides the flip: the authorization that admits after the change (or admitted before
-   * it, when access was lost), or the row itself when the change adds or removes the route.
+   * it, when access was lost), the row itself when the change adds or removes the route, or for
+   * an outbound flow its route (its parent, for a default route or 404).
    */
   readonly cause: string;
-  readonly causeKind: 'authorization' | 'route added' | 'route removed';
+  readonly causeKind: 'authorization' | 'route added' | 'route removed' | 'outbound';
 }
 
 /** Flips that one object decides: a 31-row list reads as its three causes. */

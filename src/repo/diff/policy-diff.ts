@@ -1,16 +1,18 @@
 /**
  * Policy: every cell of the reachability matrix (server port or route × client class) whose
  * decision flips between two builds — allow ↔ some ↔ deny, a route appearing or going — with
- * the object that decides it, and the flips grouped by that object.
+ * the object that decides it, and the flips grouped by that object. Outbound flows flip the same
+ * way, per client namespace: where a rule's requests go (backends and shares, timeouts, retries,
+ * circuit breaker, egress decision) reads differently after the change.
  *
  * Both revisions are evaluated over the same clients (the columns of both models together): a
  * client a change introduces (a ServiceAccount a new policy names) was a client before it too,
  * only not a column of its own. Comparing each side's own columns would show every cell of that
  * client as "404" before the change, on rows the change never touched.
  */
-import { compareText } from '../../base/index.js';
-import { clientClasses, computeMatrix } from '../../policy/index.js';
-import type { MatrixCell, PolicyMatrix, PolicyModel } from '../../policy/index.js';
+import { compareText, pushAll } from '../../base/index.js';
+import { clientClasses, computeMatrix, flowSummary } from '../../policy/index.js';
+import type { MatrixCell, OutboundFlow, PolicyMatrix, PolicyModel } from '../../policy/index.js';
 import type { MatrixCellChange, PolicyCause } from './model.js';
 
 interface Cell {
@@ -82,6 +84,63 @@ function causeOf(
 
 const RANK: Readonly<Record<string, number>> = { '404': -1, deny: 0, some: 1, allow: 2 };
 
+/** What an outbound flow is before or after a change that adds or removes it. */
+export const NO_FLOW = '(no flow)';
+
+interface FlowCell {
+  readonly target: string;
+  readonly client: string;
+  readonly summary: string;
+  /** The route that decides the flow, or the parent for its default route and 404. */
+  readonly cause: string;
+}
+
+/** The outbound flows as `flow\u0000ns:<namespace>` → the flow in one line. */
+function flowCells(matrix: PolicyMatrix | undefined): Map<string, FlowCell> {
+  const out = new Map<string, FlowCell>();
+  const flows: readonly OutboundFlow[] = Array.isArray(matrix?.outbound) ? matrix.outbound : [];
+  for (const flow of flows) {
+    const summary = flowSummary(flow);
+    const cause =
+      flow.route !== null && flow.rule !== null ? flow.route : `${flow.parent} (no route rule)`;
+    for (const ns of flow.namespaces)
+      out.set(`${flow.id}\u0000ns:${ns}`, {
+        target: flow.id,
+        client: `ns:${ns}`,
+        summary,
+        cause,
+      });
+  }
+  return out;
+}
+
+/** Outbound flows whose line differs, appears or goes, per client namespace. */
+function diffFlows(
+  before: PolicyMatrix | undefined,
+  after: PolicyMatrix | undefined,
+): MatrixCellChange[] {
+  const a = flowCells(before);
+  const b = flowCells(after);
+  const changes: MatrixCellChange[] = [];
+  for (const key of [...new Set([...a.keys(), ...b.keys()])].sort(compareText)) {
+    const x = a.get(key);
+    const y = b.get(key);
+    const was = x?.summary ?? NO_FLOW;
+    const now = y?.summary ?? NO_FLOW;
+    if (was === now) continue;
+    const cell = (y ?? x) as FlowCell;
+    changes.push({
+      target: cell.target,
+      client: cell.client,
+      before: was,
+      after: now,
+      cause: cell.cause,
+      causeKind: 'outbound',
+    });
+  }
+  return changes;
+}
+
 export function diffMatrix(from: unknown, to: unknown): MatrixCellChange[] {
   const [before, after] = sharedMatrices(from, to);
   const a = cellsOf(before) ?? new Map<string, Cell>();
@@ -103,6 +162,7 @@ export function diffMatrix(from: unknown, to: unknown): MatrixCellChange[] {
       ...causeOf(x, y),
     });
   }
+  pushAll(changes, diffFlows(before, after));
   return changes;
 }
 

@@ -11,7 +11,7 @@
 import { escapeControl, formatLocation, maxOf } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
 import { checkedSentence } from './checked.js';
-import { fieldLine } from './render-text.js';
+import { fieldLine, policyCounts } from './render-text.js';
 import type { RepoDiff } from './model.js';
 
 export const MARKDOWN_LIMIT = 60_000;
@@ -70,7 +70,7 @@ function summaryLines(diff: RepoDiff): string {
   const summary = [
     `fleet: ${diff.fleet.changes.length} host(s)`,
     `catalog: ${diff.catalog.changes.length} manifest(s), ${diff.catalog.flows.length} flow(s), ${diff.catalog.hazards.length} hazard(s)`,
-    `policy: ${diff.policy.changes.length} cell(s) from ${diff.policy.causes.length} cause(s)`,
+    `policy: ${policyCounts(diff)} from ${diff.policy.causes.length} cause(s)`,
     `anchors: ${diff.anchor.changes.length} claim(s)`,
     `diagnostics: ${diff.introduced.length} introduced, ${diff.resolved.length} resolved${diff.errors > 0 ? ` — **${diff.errors} error(s) after the change**` : ''}`,
   ];
@@ -108,7 +108,10 @@ function catalogSection(diff: RepoDiff): Section {
 /** The policy flips, grouped under the object whose change decides them. */
 function policyLines(diff: RepoDiff): string[] {
   return diff.policy.causes.flatMap((cause) => [
-    `- ${cause.kind} ${code(cause.cause)}: ${cause.cells} cell(s), ${cause.transitions.map(code).join(', ')}`,
+    // An outbound transition is two whole flows: its lines below say it once.
+    cause.kind === 'outbound'
+      ? `- outbound ${code(cause.cause)}: ${cause.cells} flow(s)`
+      : `- ${cause.kind} ${code(cause.cause)}: ${cause.cells} cell(s), ${cause.transitions.map(code).join(', ')}`,
     ...diff.policy.changes
       .filter((c) => c.cause === cause.cause && c.causeKind === cause.kind)
       .map(
@@ -139,7 +142,7 @@ function noChange(title: string, diff: RepoDiff, notRead: readonly string[]): st
 
 function policySection(diff: RepoDiff): Section {
   return {
-    title: `Policy: ${diff.policy.changes.length} reachability cell(s) flip`,
+    title: `Policy: ${policyCounts(diff)} flip`,
     lines: [
       ...policyLines(diff),
       ...(diff.policy.changes.length === 0 && diff.policy.compiledChanged

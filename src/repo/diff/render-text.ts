@@ -20,6 +20,13 @@ export function fieldLine(f: FieldChange): string {
   );
 }
 
+/** `3 reachability cell(s)`, and `and 2 outbound flow(s)` when outbound flows change. */
+export function policyCounts(diff: RepoDiff): string {
+  const flows = diff.policy.changes.filter((c) => c.causeKind === 'outbound').length;
+  const cells = `${diff.policy.changes.length - flows} reachability cell(s)`;
+  return flows === 0 ? cells : `${cells} and ${flows} outbound flow(s)`;
+}
+
 export function renderDiffText(diff: RepoDiff, name: string): string {
   const out: string[] = [
     `labelwise diff ${one(name)}: ${one(diff.from.revision)}..${one(diff.to.revision)}`,
@@ -59,11 +66,10 @@ export function renderDiffText(diff: RepoDiff, name: string): string {
     out.push('');
   }
   if (policy.changes.length > 0 || policy.compiledChanged) {
-    out.push(
-      `policy: ${policy.changes.length} reachability cell(s) flip, from ${policy.causes.length} cause(s)`,
-    );
+    out.push(`policy: ${policyCounts(diff)} flip, from ${policy.causes.length} cause(s)`);
     for (const cause of policy.causes) {
-      out.push(`  ${cause.kind} ${one(cause.cause)}: ${cause.cells} cell(s)`);
+      const unit = cause.kind === 'outbound' ? 'flow(s)' : 'cell(s)';
+      out.push(`  ${cause.kind} ${one(cause.cause)}: ${cause.cells} ${unit}`);
       for (const cell of policy.changes)
         if (cell.cause === cause.cause && cell.causeKind === cause.kind)
           out.push(
