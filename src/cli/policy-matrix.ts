@@ -31,6 +31,7 @@ export interface MatrixFlags extends SettingsFlags {
   explain?: string;
   client?: string;
   expect?: string;
+  egressNamespace?: string;
 }
 
 /** An expectations file is a table of one-line facts; more than this is not one. */
@@ -56,10 +57,10 @@ export async function matrixCommand(
       hint: 'row ids are in the --json output; clients are the column headers',
     });
   const { loaded, model } = await load(dir, flags, io);
-  const matrix = computeMatrix(
-    model,
-    flags.namespace === undefined ? {} : { namespace: flags.namespace },
-  );
+  const matrix = computeMatrix(model, {
+    ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    ...(flags.egressNamespace === undefined ? {} : { egressNamespace: flags.egressNamespace }),
+  });
   if (flags.explain !== undefined && flags.client !== undefined) {
     const row = matrixRow(matrix, flags.explain);
     const cell = matrixCell(matrix, row, flags.client);
@@ -120,7 +121,9 @@ export function registerMatrix(
       .argument('[dir]', 'directory or file of Kubernetes YAML (or -f -: stdin)'),
     io,
   )
-    .description('who can reach what: per Server port and route, which clients are admitted')
+    .description(
+      "who can reach what: per Server port and route, which clients are admitted; and where each namespace's outbound requests go",
+    )
     .option(
       '--explain <row>',
       'decide one cell (with --client) and print the trace authorize prints',
@@ -129,11 +132,15 @@ export function registerMatrix(
     .option(
       '--expect <file>',
       'check a YAML list of expected reachabilities; exit 1 when one fails',
+    )
+    .option(
+      '--egress-namespace <ns>',
+      'namespace of cluster-wide EgressNetworks, for the outbound flows (default: linkerd-egress)',
     );
   settingsOptions(matrix)
     .addHelpText(
       'after',
-      '\nCells: allow (every client of the column), some (part of it), - (none). Computed from the\ncompiled policy with the selector algebra, not by sampling requests. -n NS also limits the rows to that namespace.\n\nExamples:\n  labelwise policy matrix examples/homelab/policy\n  labelwise policy matrix examples/homelab/policy --explain booksapp/authors-http:7001/authors-modify-route --client sa:booksapp/web\n  labelwise policy matrix examples/homelab/policy --expect examples/homelab/policy/reachability.expect\n',
+      '\nCells: allow (every client of the column), some (part of it), - (none). Computed from the\ncompiled policy with the selector algebra, not by sampling requests. -n NS also limits the rows to that namespace.\n\nOutbound: for the clients of each namespace, every Service or EgressNetwork port with outbound\npolicy (routes, timeout, retry or failure-accrual annotations), where the requests of each rule go:\nbackends and shares, timeouts, retries, circuit breaker, egress allowed or denied. -n NS limits\nthe clients to that namespace; the witness of each flow (--json) is a request for policy route.\n\nExamples:\n  labelwise policy matrix examples/homelab/policy\n  labelwise policy matrix examples/homelab/policy --explain booksapp/authors-http:7001/authors-modify-route --client sa:booksapp/web\n  labelwise policy matrix examples/homelab/policy --expect examples/homelab/policy/reachability.expect\n',
     )
     .action(action);
 }
