@@ -11,12 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import {
   OutboundIndex,
+  compilePolicy,
+  computeMatrix,
   makeRequest,
   parseDestination,
   parseYamlDocs,
   readResources,
   routeOutbound,
 } from '../../../../src/policy/index.js';
+import type { OutboundDecision, OutboundFlow } from '../../../../src/policy/index.js';
 import {
   parseAccrual,
   parseBoolAnnotation,
@@ -120,6 +123,41 @@ function checkParse(p: ParseCase): void {
   assert.deepEqual(subset(result.value ?? null, p.expect), p.expect, JSON.stringify(result.value));
 }
 
+/**
+ * The matrix must hold the decision's flow for the client's namespace: same parent port (or the
+ * EgressNetwork's other ports, `*`), route and rule, and the same outcome.
+ */
+function assertMatrixHas(flows: readonly OutboundFlow[], namespace: string, d: OutboundDecision) {
+  const parents = [d.parent, d.parent?.replace(/:\d+$/, ':*')];
+  // A Service without routes or outbound annotations has no outbound policy: no flow lists it.
+  if (d.routeKind === 'default' && d.egress === null && !flows.some((f) => f.parent === d.parent))
+    return;
+  const flow = flows.find(
+    (f) =>
+      f.namespaces.includes(namespace) &&
+      parents.includes(f.parent) &&
+      f.route === d.route &&
+      f.rule === d.rule,
+  );
+  assert.ok(
+    flow !== undefined,
+    `no matrix flow for ${namespace} → ${d.parent} ${d.route} ${d.rule}: ${flows.map((f) => `${f.id} ${f.namespaces.join()}`).join('; ')}`,
+  );
+  const address = (name: string): string => (name === d.to ? '(original destination)' : name);
+  assert.deepEqual(
+    [flow.decision, flow.status, flow.backends, flow.timeouts, flow.retry, flow.circuitBreaker],
+    [
+      d.decision,
+      d.status,
+      d.backends.map((b) => ({ ...b, name: address(b.name) })),
+      d.timeouts,
+      d.retry,
+      d.circuitBreaker,
+    ],
+    flow.id,
+  );
+}
+
 function checkRoutes(file: CaseFile, c: Case): void {
   const text =
     c.prelude === false ? (c.objects ?? '') : `${file.prelude ?? ''}\n---\n${c.objects ?? ''}`;
@@ -132,6 +170,9 @@ function checkRoutes(file: CaseFile, c: Case): void {
     assert.deepEqual(errors, [], 'the objects must be admitted');
   else assert.deepEqual(errors, c.admission);
   const index = new OutboundIndex(read.resources);
+  const clusterNetworks = c.clusterNetworks ?? CLUSTER_NETWORKS;
+  const model = compilePolicy(read.resources, { clusterNetworks });
+  const flows = computeMatrix(model).outbound;
   for (const r of c.routes ?? []) {
     const [namespace = 'ns', name = 'client'] = (r.from ?? 'ns/client').split('/');
     const to = parseDestination(r.to);
@@ -146,13 +187,19 @@ function checkRoutes(file: CaseFile, c: Case): void {
         headers: r.headers ?? [],
         ...(host === undefined ? {} : { host }),
       }),
-      settings: { clusterNetworks: c.clusterNetworks ?? CLUSTER_NETWORKS },
+      settings: { clusterNetworks },
     });
     assert.deepEqual(
       subset(decision, r.expect),
       r.expect,
       `${r.method ?? 'GET'} ${r.to}${r.path ?? '/'}:\n${decision.trace.join('\n')}`,
     );
+    // The matrix's outbound flows say the same, for clients the input holds.
+    if (
+      decision.decision !== 'forward' &&
+      model.podList.some((p) => p.meta.namespace === namespace)
+    )
+      assertMatrixHas(flows, namespace, decision);
   }
 }
 
