@@ -19,6 +19,7 @@ import type { PolicyResources } from '../types.js';
 import type { OutboundDecision } from './decision.js';
 import type {
   EgressNetwork,
+  OutboundParent,
   OutboundRoute,
   OutboundRouteKind,
   OutboundRule,
@@ -49,6 +50,8 @@ export interface PortRoutes {
   readonly byCompiled: ReadonlyMap<CompiledRoute, OutboundRoute>;
   /** Request-independent outcomes by rule (or default route name), filled by `routeOutbound`. */
   readonly outcomes: Map<OutboundRule | string, Outcome>;
+  /** `ns/name` of routes that attach here but whose written status does not accept the parent. */
+  readonly refused: readonly string[];
 }
 
 /** What a decision holds that depends on the parent and the rule only. */
@@ -123,6 +126,30 @@ function servedKinds(
   };
 }
 
+/**
+ * Whether a route applies to one of its parents as far as its `status.parents` says, as Linkerd's
+ * outbound index checks it (`route_accepted_by_resource_port`, `route_accepted_by_service`): a
+ * parentRef with a port needs an entry of the parent's kind, group and name, for that port or
+ * every port, with `Accepted` `True`; a parentRef without a port needs such an entry of kind
+ * Service. A route without `status.parents` is taken as accepted: nothing has written its status
+ * yet (a manifest from a repository), and the cluster's status controller accepts a route whose
+ * parent exists.
+ */
+export function acceptedByStatus(route: OutboundRoute, parent: OutboundParent): boolean {
+  const statuses = route.statusParents;
+  if (statuses === undefined) return true;
+  const group = parent.kind === 'Service' ? 'core' : 'policy.linkerd.io';
+  return statuses.some((s) =>
+    parent.port === undefined
+      ? s.name === parent.name && s.kind === 'Service' && s.group === 'core' && s.accepted
+      : s.name === parent.name &&
+        s.kind === parent.kind &&
+        s.group === group &&
+        (s.port === undefined || s.port === parent.port) &&
+        s.accepted,
+  );
+}
+
 /** The outbound side of one input, indexed for lookups. Built once; lookups are cached. */
 export class OutboundIndex {
   /** By namespace, then name: two lookups with the caller's strings, no key built. */
@@ -130,6 +157,8 @@ export class OutboundIndex {
   private readonly servicesByIp = new Map<string, Service>();
   readonly egressNetworks: readonly EgressNetwork[];
   private readonly attached = new Map<string, { route: OutboundRoute; port?: number }[]>();
+  /** Routes whose written `status.parents` does not accept the parent (see `acceptedByStatus`). */
+  private readonly refused = new Map<string, { route: OutboundRoute; port?: number }[]>();
   /** By parent object, port and client namespace. */
   private readonly cache = new Map<Service | EgressNetwork, Map<number, Map<string, PortRoutes>>>();
   /** By Service namespace, name, port and client namespace: lookups with the caller's values. */
@@ -153,9 +182,10 @@ export class OutboundIndex {
       if (route.ignoredBecause !== undefined) continue;
       for (const p of route.parents) {
         const key = `${p.kind}:${p.namespace}/${p.name}`;
-        const list = this.attached.get(key) ?? [];
+        const into = acceptedByStatus(route, p) ? this.attached : this.refused;
+        const list = into.get(key) ?? [];
         list.push(p.port === undefined ? { route } : { route, port: p.port });
-        this.attached.set(key, list);
+        into.set(key, list);
       }
     }
   }
@@ -235,12 +265,20 @@ export class OutboundIndex {
   }
 
   private build(parent: OutboundParentRef, clientNamespace: string): PortRoutes {
-    const candidates = (
-      this.attached.get(`${parent.kind}:${parent.namespace}/${parent.name}`) ?? []
-    )
-      .filter((a) => a.port === undefined || a.port === parent.port)
-      .map((a) => a.route)
-      .filter((r) => r.meta.namespace === parent.namespace || r.meta.namespace === clientNamespace);
+    const key = `${parent.kind}:${parent.namespace}/${parent.name}`;
+    const here = (list: readonly { route: OutboundRoute; port?: number }[]): OutboundRoute[] =>
+      list
+        .filter((a) => a.port === undefined || a.port === parent.port)
+        .map((a) => a.route)
+        .filter(
+          (r) => r.meta.namespace === parent.namespace || r.meta.namespace === clientNamespace,
+        );
+    const candidates = here(this.attached.get(key) ?? []);
+    const refused = [
+      ...new Set(
+        here(this.refused.get(key) ?? []).map((r) => `${r.meta.namespace}/${r.meta.name}`),
+      ),
+    ];
     const unique = [...new Set(candidates)].sort((a, b) =>
       compareRoutes(
         { created: a.meta.created, name: `${a.meta.namespace}/${a.meta.name}` },
@@ -258,7 +296,17 @@ export class OutboundIndex {
     if (kind === 'HTTPRoute' || kind === 'GRPCRoute') {
       for (const r of routes) byCompiled.set(compiled(r), r);
       const table = new RouteTable([...byCompiled.keys()]);
-      return { kind, why, parentName, opaque, routes, table, byCompiled, outcomes: new Map() };
+      return {
+        kind,
+        why,
+        parentName,
+        opaque,
+        routes,
+        table,
+        byCompiled,
+        outcomes: new Map(),
+        refused,
+      };
     }
     return {
       kind: kind ?? 'default',
@@ -268,6 +316,7 @@ export class OutboundIndex {
       routes,
       byCompiled,
       outcomes: new Map(),
+      refused,
     };
   }
 }

@@ -7,7 +7,7 @@
 import { networkProblems } from '../networks.js';
 import type { Path, ReadContext } from '../resources/read-context.js';
 import { parseGatewayDuration } from '../resources/read-routes.js';
-import { sameName } from '../resources/read-status.js';
+import { readOutboundParentStatuses, sameName } from '../resources/read-status.js';
 import type { HttpRoute, ObjectMeta, RouteFilter } from '../types.js';
 import { parentConfig, routeConfig } from './annotations.js';
 import type {
@@ -258,6 +258,7 @@ export function readOutboundHttpRoute(
     hostnames: route.hostnames,
     rules,
     config: config.value,
+    ...statusOf(ctx),
     ...(route.ignoredBecause === undefined || !route.ignoredBecause.includes('filter')
       ? {}
       : { ignoredBecause: route.ignoredBecause.replace('inbound routes', 'routes') }),
@@ -303,5 +304,12 @@ export function readStreamRoute(
     hostnames,
     rules,
     config: { timeouts: {}, ignored: [] },
+    ...statusOf(ctx),
   };
+}
+
+/** The route's `status.parents`, when it carries one. */
+function statusOf(ctx: ReadContext): Pick<OutboundRoute, 'statusParents'> {
+  const statusParents = readOutboundParentStatuses(ctx);
+  return statusParents === undefined ? {} : { statusParents };
 }

@@ -297,6 +297,10 @@ export function routeOutbound(index: OutboundIndex, input: OutboundInput): Outbo
   note?.(
     `${served.routes.length} ${served.kind === 'default' ? 'route(s)' : `${served.kind}(s)`} serve ${served.parentName} for clients in ${input.from.namespace}${served.routes.length > 0 ? `: ${served.routes.map((r) => `${r.meta.namespace}/${r.meta.name}`).join(', ')}` : ''} (${served.why})`,
   );
+  if (note !== undefined && served.refused.length > 0)
+    note(
+      `not used: ${served.refused.join(', ')} (its status.parents does not say Accepted for ${served.parentName}; Linkerd's index reads the status its controller wrote)`,
+    );
   const picked = pick(resolved, served, input.request, note);
   // Without a trace, what follows depends only on the parent and the rule, not the request:
   // it is computed once per rule (an EgressNetwork's backend is the request's own address).

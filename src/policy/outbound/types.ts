@@ -136,6 +136,19 @@ export interface OutboundRule {
 
 export type OutboundRouteKind = 'HTTPRoute' | 'GRPCRoute' | 'TLSRoute' | 'TCPRoute';
 
+/** One entry of a route's `status.parents`, as Linkerd's outbound index compares it. */
+export interface OutboundParentStatus {
+  /** As written; absent when the entry names none (it then accepts no parent). */
+  readonly kind?: string;
+  /** `core` when absent or empty. */
+  readonly group: string;
+  readonly name: string;
+  /** Absent: every port. */
+  readonly port?: number;
+  /** The `Accepted` condition is `True`. */
+  readonly accepted: boolean;
+}
+
 export interface OutboundRoute {
   readonly meta: ObjectMeta;
   readonly kind: OutboundRouteKind;
@@ -148,4 +161,9 @@ export interface OutboundRoute {
   readonly config: OutboundConfig;
   /** Why Linkerd's outbound index leaves the route out although admission accepts it. */
   readonly ignoredBecause?: string;
+  /**
+   * `status.parents` as written; absent when the manifest carries none (the cluster's status
+   * controller has not written it, so acceptance is simulated: the parent exists).
+   */
+  readonly statusParents?: readonly OutboundParentStatus[];
 }

@@ -3,6 +3,7 @@
  * `status.conditions`): where a manifest carries it, it decides acceptance as in the cluster.
  * Status is never an admission error: a malformed status is read as absent.
  */
+import type { OutboundParentStatus } from '../outbound/types.js';
 import type { RouteParentStatus } from '../types.js';
 import type { Path, ReadContext } from './read-context.js';
 import { isRecord } from './read-context.js';
@@ -43,6 +44,32 @@ export function readParentStatuses(ctx: ReadContext): RouteParentStatus[] | unde
       name,
       accepted: accepted === true,
       ...(typeof reason === 'string' ? { reason } : {}),
+    });
+  });
+  return out;
+}
+
+/**
+ * Every entry of a route's `status.parents` as the outbound index compares it (kind, group,
+ * name, port, Accepted); undefined when the route carries no `status.parents`.
+ */
+export function readOutboundParentStatuses(ctx: ReadContext): OutboundParentStatus[] | undefined {
+  const parents = ctx.get(['status', 'parents']);
+  if (!Array.isArray(parents)) return undefined;
+  const out: OutboundParentStatus[] = [];
+  parents.forEach((entry, i) => {
+    if (!isRecord(entry) || !isRecord(entry['parentRef'])) return;
+    const ref = entry['parentRef'];
+    const text = (value: unknown): string | undefined =>
+      typeof value === 'string' ? value : undefined;
+    const port = ref['port'];
+    out.push({
+      ...(text(ref['kind']) === undefined ? {} : { kind: text(ref['kind']) as string }),
+      // Linkerd reads an absent or empty group as `core`.
+      group: text(ref['group']) || 'core',
+      name: text(ref['name']) ?? '',
+      ...(typeof port === 'number' ? { port } : {}),
+      accepted: acceptedCondition(ctx, ['status', 'parents', i, 'conditions']) === true,
     });
   });
   return out;
