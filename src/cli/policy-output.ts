@@ -95,10 +95,14 @@ export function printMatrix(matrix: PolicyMatrix, io: CliIO): void {
   printOutbound(matrix.outbound, io);
 }
 
-/** `a, b, c +4`: a flow's client namespaces, shortened. */
-function namespaceList(namespaces: readonly string[]): string {
-  const shown = namespaces.slice(0, 3).join(', ');
-  return namespaces.length > 3 ? `${shown} +${namespaces.length - 3}` : shown;
+/** `a, b, c +4`, or `* but x, y`: a flow's client namespaces, shortened. */
+function namespaceList(flow: OutboundFlow): string {
+  const short = (list: readonly string[]): string =>
+    list.length > 3 ? `${list.slice(0, 3).join(', ')} +${list.length - 3}` : list.join(', ');
+  if (flow.namespaces[0] !== '*') return short(flow.namespaces);
+  return flow.except === undefined || flow.except.length === 0
+    ? '*'
+    : `* but ${short(flow.except)}`;
 }
 
 /** The outbound flows as one table: a row per client namespaces, parent port and rule. */
@@ -110,7 +114,7 @@ function printOutbound(flows: readonly OutboundFlow[], io: CliIO): void {
     const route = f.route === null ? '-' : f.rule === null ? f.route : `${f.route} rule ${f.rule}`;
     const to = flowDestination(f);
     table.push([
-      safe(namespaceList(f.namespaces)),
+      safe(namespaceList(f)),
       safe(f.parent),
       safe(route),
       safe(f.matches.length > 48 ? `${f.matches.slice(0, 47)}…` : f.matches),
@@ -120,6 +124,6 @@ function printOutbound(flows: readonly OutboundFlow[], io: CliIO): void {
   }
   io.stdout(renderTable(table));
   io.stdout(
-    "Route a flow's witness (--json: outbound[].witness) with labelwise policy route for its trace.\n",
+    "FROM *: every namespace of the input's pods (but those named). Route a flow's witness (--json: outbound[].witness) with labelwise policy route for its trace.\n",
   );
 }

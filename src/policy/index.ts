@@ -66,6 +66,7 @@ export {
   matrixCell,
   matrixRow,
   flowDestination,
+  flowNamespaces,
   flowPolicies,
   flowSummary,
   outboundFlows,

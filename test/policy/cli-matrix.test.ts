@@ -78,6 +78,7 @@ describe('labelwise policy matrix', () => {
     assert.deepEqual(Object.keys(body), [
       'clients',
       'rows',
+      'clientNamespaces',
       'outbound',
       'diagnostics',
       'errors',

@@ -10,6 +10,6 @@ export { checkExpectations, expectationDiagnostics, readExpectations } from './e
 export type { ExpectationResultJson, ExplainedCellJson, MatrixJson } from './matrix-json.js';
 export { expectationResultJson, explainedCellJson, matrixJson } from './matrix-json.js';
 export type { OutboundFlow, OutboundOptions } from './outbound.js';
-export { outboundFlows } from './outbound.js';
+export { clientNamespaces, flowNamespaces, outboundFlows } from './outbound.js';
 export type { OutboundWitness } from './outbound-witness.js';
 export { flowDestination, flowPolicies, flowSummary } from './outbound-text.js';

@@ -19,6 +19,7 @@ export interface ExpectationResultJson {
 export interface MatrixJson {
   readonly clients: PolicyMatrix['clients'];
   readonly rows: PolicyMatrix['rows'];
+  readonly clientNamespaces: PolicyMatrix['clientNamespaces'];
   readonly outbound: PolicyMatrix['outbound'];
   readonly expectations?: readonly ExpectationResultJson[];
 }
@@ -31,6 +32,7 @@ export function matrixJson(
   return {
     clients: matrix.clients,
     rows: matrix.rows,
+    clientNamespaces: matrix.clientNamespaces,
     outbound: matrix.outbound,
     ...(results === undefined ? {} : { expectations: results.map(expectationResultJson) }),
   };

@@ -15,7 +15,7 @@ import type { CompiledRoute } from '../routes/route-table.js';
 import type { ClientClass, ClientTerms, Reach } from './clients.js';
 import { clientClasses, clientTerms } from './clients.js';
 import { describeMatches } from './describe.js';
-import { outboundFlows } from './outbound.js';
+import { clientNamespaces, outboundFlows } from './outbound.js';
 import type { OutboundFlow } from './outbound.js';
 import { witnessClient, witnessRequest } from './witness.js';
 import type { Witness } from './witness.js';
@@ -59,6 +59,8 @@ export interface PolicyMatrix {
     readonly network: string;
   }[];
   readonly rows: readonly MatrixRow[];
+  /** The namespaces of the input's pods: the clients of the outbound flows. */
+  readonly clientNamespaces: readonly string[];
   /** Where each client namespace's outbound traffic goes (see `outbound.ts`). */
   readonly outbound: readonly OutboundFlow[];
 }
@@ -147,6 +149,10 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
     if (t === undefined) termsCache.set(a, (t = clientTerms(a, model.settings)));
     return t;
   };
+  const outboundOptions = {
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    ...(options.egressNamespace === undefined ? {} : { egressNamespace: options.egressNamespace }),
+  };
   const rows: MatrixRow[] = [];
   for (const source of rowSources(model, options.namespace)) {
     const authorizations = authorizationsOf(source);
@@ -206,11 +212,7 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
   return {
     clients: clients.map((c) => ({ id: c.id, description: c.description, network: c.network })),
     rows: unique,
-    outbound: outboundFlows(model, {
-      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
-      ...(options.egressNamespace === undefined
-        ? {}
-        : { egressNamespace: options.egressNamespace }),
-    }),
+    clientNamespaces: clientNamespaces(model, outboundOptions),
+    outbound: outboundFlows(model, outboundOptions),
   };
 }

@@ -34,8 +34,13 @@ export interface OutboundFlow {
    * client namespace (the default of namespaces with consumer routes may differ from the others').
    */
   readonly id: string;
-  /** The client namespaces whose pods send this way, sorted. */
+  /**
+   * The client namespaces whose pods send this way, sorted; or `["*"]`: every client namespace
+   * (`clientNamespaces` of the matrix) but those in `except`, when that is the shorter list.
+   */
   readonly namespaces: readonly string[];
+  /** With `namespaces` `["*"]`: the client namespaces the flow is not for. */
+  readonly except?: readonly string[];
   /** `Service ns/name:port`, `EgressNetwork ns/name:port`, or `…:*` for its other ports. */
   readonly parent: string;
   readonly routeKind: OutboundDecision['routeKind'];
@@ -192,6 +197,35 @@ function addFlows(
 }
 
 /**
+ * A flow's namespaces, or `*` but the others when that is shorter: a flow most namespaces share
+ * is written once, not once per namespace (200 namespaces × 6,000 flows would be megabytes).
+ */
+function namespacesOf(
+  set: ReadonlySet<string>,
+  clients: readonly string[],
+): Pick<OutboundFlow, 'namespaces' | 'except'> {
+  const others = clients.length - set.size;
+  if (set.size < 2 || others >= set.size) return { namespaces: [...set].sort(compareText) };
+  return { namespaces: ['*'], except: clients.filter((ns) => !set.has(ns)) };
+}
+
+/** The client namespaces of a flow, `*` expanded over the matrix's `clientNamespaces`. */
+export function flowNamespaces(flow: OutboundFlow, clientNamespaces: readonly string[]): string[] {
+  if (flow.namespaces.length !== 1 || flow.namespaces[0] !== '*') return [...flow.namespaces];
+  const except = new Set(flow.except ?? []);
+  return clientNamespaces.filter((ns) => !except.has(ns));
+}
+
+/** The namespaces of the model's pods (under `namespace`, that one): the outbound clients. */
+export function clientNamespaces(model: PolicyModel, options: OutboundOptions = {}): string[] {
+  const out = new Set<string>();
+  for (const pod of model.podList)
+    if (options.namespace === undefined || pod.meta.namespace === options.namespace)
+      out.add(pod.meta.namespace);
+  return [...out].sort(compareText);
+}
+
+/**
  * Every outbound flow of the model's client namespaces (the namespaces of its pods). Sorted by
  * parent (Services, then EgressNetworks; namespace, name, port), then in route order. Pure.
  */
@@ -225,7 +259,7 @@ export function outboundFlows(model: PolicyModel, options: OutboundOptions = {})
       addFlows(built, context, target, group, options);
     for (const b of [...built.values()].sort((x, y) => x.order - y.order)) {
       const { id, ...rest } = b.flow;
-      out.push({ id, namespaces: [...b.namespaces].sort(compareText), ...rest });
+      out.push({ id, ...namespacesOf(b.namespaces, clients), ...rest });
     }
   }
   return out;

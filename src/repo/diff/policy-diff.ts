@@ -11,7 +11,7 @@
  * client as "404" before the change, on rows the change never touched.
  */
 import { compareText, pushAll } from '../../base/index.js';
-import { clientClasses, computeMatrix, flowSummary } from '../../policy/index.js';
+import { clientClasses, computeMatrix, flowNamespaces, flowSummary } from '../../policy/index.js';
 import type { MatrixCell, OutboundFlow, PolicyMatrix, PolicyModel } from '../../policy/index.js';
 import type { MatrixCellChange, PolicyCause } from './model.js';
 
@@ -99,11 +99,12 @@ interface FlowCell {
 function flowCells(matrix: PolicyMatrix | undefined): Map<string, FlowCell> {
   const out = new Map<string, FlowCell>();
   const flows: readonly OutboundFlow[] = Array.isArray(matrix?.outbound) ? matrix.outbound : [];
+  const clients = matrix?.clientNamespaces ?? [];
   for (const flow of flows) {
     const summary = flowSummary(flow);
     const cause =
       flow.route !== null && flow.rule !== null ? flow.route : `${flow.parent} (no route rule)`;
-    for (const ns of flow.namespaces)
+    for (const ns of flowNamespaces(flow, clients))
       out.set(`${flow.id}\u0000ns:${ns}`, {
         target: flow.id,
         client: `ns:${ns}`,

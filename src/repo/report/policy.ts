@@ -35,7 +35,11 @@ function outboundTable(flows: readonly OutboundFlow[]): string {
   if (flows.length === 0) return '';
   const header = ['from namespaces', 'to', 'route', 'matches', 'goes to', 'timeouts, retries'];
   const rows = flows.map((f) => [
-    td(f.namespaces.join(', ')),
+    td(
+      f.namespaces[0] === '*'
+        ? `every namespace${f.except === undefined || f.except.length === 0 ? '' : ` but ${f.except.join(', ')}`}`
+        : f.namespaces.join(', '),
+    ),
     `<th scope="row">${escapeHtml(f.parent)}</th>`,
     td(f.route === null ? '-' : f.rule === null ? f.route : `${f.route} rule ${f.rule}`),
     td(f.matches),

@@ -13,13 +13,14 @@ import {
   OutboundIndex,
   compilePolicy,
   computeMatrix,
+  flowNamespaces,
   makeRequest,
   parseDestination,
   parseYamlDocs,
   readResources,
   routeOutbound,
 } from '../../../../src/policy/index.js';
-import type { OutboundDecision, OutboundFlow } from '../../../../src/policy/index.js';
+import type { OutboundDecision, PolicyMatrix } from '../../../../src/policy/index.js';
 import {
   parseAccrual,
   parseBoolAnnotation,
@@ -127,14 +128,15 @@ function checkParse(p: ParseCase): void {
  * The matrix must hold the decision's flow for the client's namespace: same parent port (or the
  * EgressNetwork's other ports, `*`), route and rule, and the same outcome.
  */
-function assertMatrixHas(flows: readonly OutboundFlow[], namespace: string, d: OutboundDecision) {
+function assertMatrixHas(matrix: PolicyMatrix, namespace: string, d: OutboundDecision) {
+  const flows = matrix.outbound;
   const parents = [d.parent, d.parent?.replace(/:\d+$/, ':*')];
   // A Service without routes or outbound annotations has no outbound policy: no flow lists it.
   if (d.routeKind === 'default' && d.egress === null && !flows.some((f) => f.parent === d.parent))
     return;
   const flow = flows.find(
     (f) =>
-      f.namespaces.includes(namespace) &&
+      flowNamespaces(f, matrix.clientNamespaces).includes(namespace) &&
       parents.includes(f.parent) &&
       f.route === d.route &&
       f.rule === d.rule,
@@ -172,7 +174,7 @@ function checkRoutes(file: CaseFile, c: Case): void {
   const index = new OutboundIndex(read.resources);
   const clusterNetworks = c.clusterNetworks ?? CLUSTER_NETWORKS;
   const model = compilePolicy(read.resources, { clusterNetworks });
-  const flows = computeMatrix(model).outbound;
+  const matrix = computeMatrix(model);
   for (const r of c.routes ?? []) {
     const [namespace = 'ns', name = 'client'] = (r.from ?? 'ns/client').split('/');
     const to = parseDestination(r.to);
@@ -199,7 +201,7 @@ function checkRoutes(file: CaseFile, c: Case): void {
       decision.decision !== 'forward' &&
       model.podList.some((p) => p.meta.namespace === namespace)
     )
-      assertMatrixHas(flows, namespace, decision);
+      assertMatrixHas(matrix, namespace, decision);
   }
 }
 
