@@ -58,6 +58,8 @@ for (const name of readdirSync(here, { withFileTypes: true })
     const exits = {};
     const failures = [];
     let falseFlips = 0;
+    // Outbound flow flips (inside policy.changes), false or not: how much of it the corpus has.
+    let outboundFlips = 0;
     for (let i = 1; i < shas.length; i += every) {
       const r = spawnSync(
         '/usr/bin/time',
@@ -102,6 +104,9 @@ for (const name of readdirSync(here, { withFileTypes: true })
           cwd: dir,
         }).status !== 0;
       if (!policyChanged) falseFlips += diff?.policy?.changes?.length ?? 0;
+      outboundFlips += (diff?.policy?.changes ?? []).filter(
+        (c) => c.causeKind === 'outbound',
+      ).length;
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     console.log(
@@ -111,6 +116,7 @@ for (const name of readdirSync(here, { withFileTypes: true })
         diffs: ms.length,
         exits,
         falseFlips,
+        outboundFlips,
         ...(failures.length > 0 ? { failures } : {}),
         medianMs: Math.round(median(ms)),
         maxMs: Math.round(Math.max(...ms)),
