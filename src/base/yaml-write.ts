@@ -99,16 +99,27 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 export class ManifestYamlWriter {
   private readonly strings = new Map<string, string>();
   private readonly rules = rulesOfSchema();
+  /**
+   * The document being written, in pieces. Joined once at the end: a string grown by `+=` is a
+   * tree of pieces, and keeping thousands of those (a catalog's files) costs more in garbage
+   * collection than writing them.
+   */
+  private parts: string[] = [];
   /** Documents handed to the library (for tests). */
   fallbacks = 0;
 
   /** `value` as one YAML document, ending in a newline. */
   write(value: unknown): string {
     if (value !== null && typeof value === 'object') {
+      this.parts = [];
       try {
-        return `${this.node(value, '')}\n`;
+        this.node(value, '');
+        this.parts.push('\n');
+        return this.parts.join('');
       } catch (error) {
         if (!(error instanceof Unsupported)) throw error;
+      } finally {
+        this.parts = [];
       }
     }
     this.fallbacks++;
@@ -133,52 +144,68 @@ export class ManifestYamlWriter {
     return text;
   }
 
-  /** Any value at `indent` (the indentation of the lines after its first). */
-  private node(value: unknown, indent: string): string {
+  /** Writes any value at `indent` (the indentation of the lines after its first). */
+  private node(value: unknown, indent: string): void {
     switch (typeof value) {
       case 'string':
-        return this.scalar(value, false);
+        this.parts.push(this.scalar(value, false));
+        return;
       case 'number':
         if (!Number.isFinite(value)) throw UNSUPPORTED;
-        return Object.is(value, -0) ? '-0' : JSON.stringify(value);
+        this.parts.push(Object.is(value, -0) ? '-0' : JSON.stringify(value));
+        return;
       case 'boolean':
-        return value ? 'true' : 'false';
+        this.parts.push(value ? 'true' : 'false');
+        return;
       case 'object':
-        if (value === null) return 'null';
-        if (Array.isArray(value)) return this.sequence(value, indent);
-        if (isPlainObject(value) && typeof value.toJSON !== 'function')
-          return this.mapping(value, indent);
-        throw UNSUPPORTED;
+        if (value === null) this.parts.push('null');
+        else if (Array.isArray(value)) this.sequence(value, indent);
+        else if (isPlainObject(value) && typeof value.toJSON !== 'function')
+          this.mapping(value, indent);
+        else throw UNSUPPORTED;
+        return;
       default:
         throw UNSUPPORTED;
     }
   }
 
-  private sequence(items: readonly unknown[], indent: string): string {
-    if (items.length === 0) return '[]';
+  private sequence(items: readonly unknown[], indent: string): void {
+    if (items.length === 0) {
+      this.parts.push('[]');
+      return;
+    }
     const inner = `${indent}  `;
-    let out = '';
     for (let i = 0; i < items.length; i++) {
       const item = items[i];
       // The library writes an undefined item as null; a hole the same.
       if (item === undefined) throw UNSUPPORTED;
-      out += `${i === 0 ? '' : `\n${indent}`}- ${this.node(item, inner)}`;
+      this.parts.push(i === 0 ? '- ' : `\n${indent}- `);
+      this.node(item, inner);
     }
-    return out;
   }
 
-  private mapping(object: Record<string, unknown>, indent: string): string {
+  private mapping(object: Record<string, unknown>, indent: string): void {
     const inner = `${indent}  `;
-    let out = '';
     let first = true;
     for (const key of Object.keys(object)) {
       const item = object[key];
       if (item === undefined) continue; // the library leaves undefined values out
-      const text = this.node(item, inner);
-      const nested = item !== null && typeof item === 'object' && text !== '[]' && text !== '{}';
-      out += `${first ? '' : `\n${indent}`}${this.scalar(key, true)}:${nested ? `\n${inner}` : ' '}${text}`;
+      if (!first) this.parts.push(`\n${indent}`);
+      // A collection with items starts on the next line; an empty one is `[]` or `{}` in place.
+      this.parts.push(this.scalar(key, true), hasItems(item) ? `:\n${inner}` : ': ');
+      this.node(item, inner);
       first = false;
     }
-    return first ? '{}' : out;
+    if (first) this.parts.push('{}');
   }
+}
+
+/** A list with an item or a mapping with a defined value: written below its key. */
+function hasItems(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && (value as Record<string, unknown>)[key] !== undefined)
+      return true;
+  return false;
 }
