@@ -22,6 +22,7 @@ export { compareText, escapeBytes, escapeControl, excerptLine, hasControl } from
 export { YAML_DEFAULTS, formatYamlPath, parseYamlDocument, parseYamlDocuments } from './yaml.js';
 export type { Position, YamlDocument, YamlOptions, YamlResult } from './yaml.js';
 export { failsafeValue } from './yaml-text.js';
+export { MANIFEST_YAML_OPTIONS, ManifestYamlWriter } from './yaml-write.js';
 export {
   DEFAULT_MAX_FILE_BYTES,
   RepoReader,

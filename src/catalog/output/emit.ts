@@ -3,35 +3,30 @@
  * file, plus a `kustomization.yaml` listing them. Same objects, same bytes: keys are already
  * sorted, files are sorted, and the YAML options are fixed here and nowhere else.
  */
-import { stringify } from 'yaml';
-import type { ToStringOptions, CreateNodeOptions, DocumentOptions, SchemaOptions } from 'yaml';
 import { LabelwiseError } from '../../base/errors.js';
+import { MANIFEST_YAML_OPTIONS, ManifestYamlWriter } from '../../base/index.js';
 import type { KubeObject, RenderedService } from '../types.js';
 
 /**
  * The fixed YAML options: no line folding, no anchors, block style, two-space indent. Written as
  * YAML 1.1 so every scalar a 1.1 reader would take for something else (`no`, `on`, `y`, `1_000`)
  * is quoted: kubectl and kustomize read manifests with a YAML 1.1 parser, where a namespace named
- * `no` would otherwise become `false`. Quoted scalars read the same under 1.2.
+ * `no` would otherwise become `false`. Quoted scalars read the same under 1.2. Base's manifest
+ * writer gives the bytes the yaml library's `stringify` gives with these options.
  */
-export const YAML_OPTIONS: DocumentOptions & SchemaOptions & CreateNodeOptions & ToStringOptions =
-  Object.freeze({
-    version: '1.1',
-    aliasDuplicateObjects: false,
-    lineWidth: 0,
-    minContentWidth: 0,
-    indent: 2,
-    indentSeq: true,
-  });
+export const YAML_OPTIONS = MANIFEST_YAML_OPTIONS;
 
 /** The file name of one object inside its service directory. */
 export function objectFileName(object: Pick<KubeObject, 'kind' | 'metadata'>): string {
   return `${object.kind.toLowerCase()}-${object.metadata.name}.yaml`;
 }
 
-/** Serialises one object as a YAML document. */
-export function toYaml(object: unknown): string {
-  return stringify(object, YAML_OPTIONS);
+/**
+ * Serialises one object as a YAML document. `writer` is the batch's, when there is one: it
+ * remembers how it wrote each string.
+ */
+export function toYaml(object: unknown, writer = new ManifestYamlWriter()): string {
+  return writer.write(object);
 }
 
 export const RENDER_HEADER =
@@ -47,6 +42,7 @@ export function emitFiles(services: readonly RenderedService[]): {
 } {
   const files: Record<string, string> = {};
   const errors: LabelwiseError[] = [];
+  const writer = new ManifestYamlWriter();
   for (const rendered of [...services].sort((a, b) =>
     a.service < b.service ? -1 : a.service > b.service ? 1 : 0,
   )) {
@@ -64,17 +60,20 @@ export function emitFiles(services: readonly RenderedService[]): {
         );
         continue;
       }
-      own[name] = RENDER_HEADER + toYaml(object);
+      own[name] = RENDER_HEADER + toYaml(object, writer);
       names.push(name);
     }
     names.sort();
     own['kustomization.yaml'] =
       RENDER_HEADER +
-      toYaml({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        resources: names,
-      });
+      toYaml(
+        {
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          resources: names,
+        },
+        writer,
+      );
     for (const name of Object.keys(own).sort())
       files[`${rendered.service}/${name}`] = own[name] as string;
   }
