@@ -80,6 +80,43 @@ test('index: SelectorIndex: hostile label keys', () => {
   assert.deepEqual(index.match(labelsFrom([['constructor', 'y']])), []);
 });
 
+test('index: SelectorIndex: each selector is posted under one term, re-planned as the index grows', () => {
+  const index = new SelectorIndex<string>();
+  const scan: [string, ReturnType<typeof parseSelector>][] = [];
+  const put = (id: string, text: string): void => {
+    const selector = parseSelector(text);
+    index.add(id, selector);
+    scan.push([id, selector]);
+  };
+  // Broad terms first: the plan made now posts these under `env`, before any role is known.
+  put('prod-web', 'env=prod,role=web');
+  put('prod-db', 'env=prod,role=db');
+  const probes = [
+    labelsFrom({ env: 'prod', role: 'web' }),
+    labelsFrom({ env: 'dev', role: 'db', tier: 't6' }),
+    labelsFrom({ role: 'db', tier: 't1' }),
+    labelsFrom({ env: 'prod', role: 'cache', monitoring: '' }),
+  ];
+  const check = (): void => {
+    for (const labels of probes)
+      assert.deepEqual(
+        index.match(labels),
+        scan.filter(([id, s]) => matches(s, labels) && index.ids().includes(id)).map(([id]) => id),
+      );
+  };
+  check();
+  // Many roles and tiers arrive (some queued while none is asked), then a re-plan.
+  for (let i = 0; i < 20; i++) put(`role-${i}`, `role=r${i},env in (prod,dev)`);
+  put('tiers', 'tier in (t1,t2,t3,t4,t5,t6),!decommissioned');
+  put('monitored', 'monitoring,env=prod');
+  check();
+  assert.equal(index.remove('role-3'), true);
+  put('late', 'role=db');
+  assert.equal(index.remove('late'), true); // removed before any query posted it
+  check();
+  assert.deepEqual(index.match(probes[1] as ReturnType<typeof labelsFrom>), ['tiers']);
+});
+
 test('index: LabelIndex: postings intersect, negatives filter, insertion order', () => {
   const index = new LabelIndex<string>();
   index.add('web-1', labelsFrom({ role: 'web', env: 'prod', site: 'london' }));
