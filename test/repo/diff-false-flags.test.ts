@@ -4,12 +4,9 @@
  * `docker compose` does not read as one project are not merged into one.
  */
 import { test } from 'node:test';
-import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RepoDiff } from '../../src/repo/index.js';
-import { skipWithout } from '../support/capabilities.js';
-import { withTempDir } from '../support/temp.js';
-import { commitTree, initRepo, labelwise } from './support/git-repo.js';
+import { commitTree, inGitRepo, labelwise } from './support/git-repo.js';
 
 const TRUST = 'serviceaccount.identity.linkerd.cluster.local';
 
@@ -79,19 +76,6 @@ spec:
     - { group: policy.linkerd.io, kind: MeshTLSAuthentication, name: ingress }
 `,
 };
-
-/** Runs `body` in a new git repository, or skips the test where git cannot run. */
-async function inGitRepo(
-  t: TestContext,
-  name: string,
-  body: (dir: string) => Promise<void>,
-): Promise<void> {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir(name, async (dir) => {
-    initRepo(dir);
-    await body(dir);
-  });
-}
 
 async function diffJson(dir: string, from: string, to: string): Promise<RepoDiff> {
   const result = await labelwise(dir, 'diff', '.', '--from', from, '--to', to, '--json');

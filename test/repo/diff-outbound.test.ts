@@ -7,12 +7,9 @@
  * what no route attached to it takes (egress).
  */
 import { test } from 'node:test';
-import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RepoDiff } from '../../src/repo/index.js';
-import { skipWithout } from '../support/capabilities.js';
-import { withTempDir } from '../support/temp.js';
-import { commitTree, initRepo, labelwise } from './support/git-repo.js';
+import { commitTree, inGitRepo, labelwise } from './support/git-repo.js';
 
 interface Knobs {
   readonly weights: readonly [number, number];
@@ -63,18 +60,6 @@ metadata: { name: internet, namespace: linkerd-egress }
 spec: { trafficPolicy: ${k.egress} }
 `,
   };
-}
-
-async function inGitRepo(
-  t: TestContext,
-  name: string,
-  body: (dir: string) => Promise<void>,
-): Promise<void> {
-  if (skipWithout(t, 'git')) return;
-  await withTempDir(name, async (dir) => {
-    initRepo(dir);
-    await body(dir);
-  });
 }
 
 async function diffJson(dir: string, from: string, to: string): Promise<RepoDiff> {

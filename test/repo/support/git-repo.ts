@@ -4,7 +4,10 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { skipWithout } from '../../support/capabilities.js';
 import { cliIn, git } from '../../support/git.js';
+import { withTempDir } from '../../support/temp.js';
 
 export { git };
 
@@ -34,3 +37,16 @@ export function commitTree(
 
 /** `labelwise ARGS…` in process: exit code, stdout, stderr. */
 export const labelwise = cliIn;
+
+/** Runs `body` in a new git repository, or skips the test where git cannot run. */
+export async function inGitRepo(
+  t: TestContext,
+  name: string,
+  body: (dir: string) => Promise<void>,
+): Promise<void> {
+  if (skipWithout(t, 'git')) return;
+  await withTempDir(name, async (dir) => {
+    initRepo(dir);
+    await body(dir);
+  });
+}
