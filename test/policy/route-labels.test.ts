@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { lintPolicy } from '../../src/policy/index.js';
+import { computeMatrix, explainCell, lintPolicy } from '../../src/policy/index.js';
 import type { CompiledRoute } from '../../src/policy/routes/route-table.js';
 import { withTempDir } from '../support/temp.js';
 import { ID, ask, load, model, pod, policy, server } from './helpers.js';
@@ -173,6 +173,26 @@ describe('route labels: http.linkerd.io/version', () => {
         assert.equal(bad.code, 1);
         assert.match(bad.err, /HTTP\/3.*HTTP\/1\.1, HTTP\/2/);
       }));
+
+    it('matrix --http-version: rows of the unknown Server for that version, witnesses that name it', () => {
+      const m = model(yaml);
+      const row = (httpVersion?: 'HTTP/2') => {
+        const matrix = computeMatrix(m, httpVersion === undefined ? {} : { httpVersion });
+        const found = matrix.rows.find((r) => r.route === 'books:GET /books');
+        assert.ok(found, matrix.rows.map((r) => r.id).join(', '));
+        return found;
+      };
+      const plain = row();
+      const h2 = row('HTTP/2');
+      assert.deepEqual(plain.authorizations, []);
+      assert.deepEqual(h2.authorizations, ['authorizationpolicy/h2-only']);
+      for (const cell of Object.values(h2.cells)) {
+        assert.equal(cell.witness.httpVersion, 'HTTP/2');
+        assert.equal(explainCell(m, cell).decision, cell.reach === 'deny' ? 'deny' : 'allow');
+      }
+      for (const cell of Object.values(plain.cells))
+        assert.equal(cell.witness.httpVersion, undefined);
+    });
 
     it('lint: a class that covers the routes on one version selects something', () => {
       const selectsNothing = (y: string): (string | undefined)[] =>
