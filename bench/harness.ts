@@ -76,3 +76,89 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** CPU time (user and system, this process) of `batch` calls of `op`, in ns per call. */
+function cpuPerCall(op: (i: number) => unknown, batch: number, from: number): number {
+  const start = process.cpuUsage();
+  for (let i = 0; i < batch; i++) consume(op(from + i));
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) * 1000) / batch;
+}
+
+/** Calls per batch so that one batch of `op` takes about `batchMs` of CPU time (warms it up too). */
+function cpuBatchSize(op: (i: number) => unknown, batchMs: number): number {
+  let batch = 1;
+  for (;;) {
+    const ns = cpuPerCall(op, batch, 0) * batch;
+    if (ns > batchMs * 1e6 || batch > 1 << 28) return batch;
+    batch *= ns < (batchMs * 1e6) / 16 ? 8 : 2;
+  }
+}
+
+/** The median of `xs` (the mean of the middle two when their count is even). */
+export const medianOf = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export interface CpuComparison {
+  /** Median CPU ns per call of each side over the rounds. */
+  readonly aNs: number;
+  readonly bNs: number;
+  /** Median over the rounds of (a's ns per call) / (b's ns per call) in that round. */
+  readonly ratio: number;
+  /** Lowest and highest per-round ratio, to show how much the rounds agree. */
+  readonly ratioRange: readonly [number, number];
+  readonly rounds: number;
+}
+
+/**
+ * Compares two operations by CPU time (`process.cpuUsage`: user and system time of this
+ * process), in interleaved rounds: each round times one batch of `a` and one of `b` (the order
+ * alternating between rounds), each batch about `batchMs` of CPU, and the figure is the median
+ * of the per-round ratios. CPU time does not grow while other processes hold the cores, and a
+ * disturbance that remains (caches, frequency) falls on both sides of a round alike.
+ */
+export function compareCpu(
+  a: (i: number) => unknown,
+  b: (i: number) => unknown,
+  options: { rounds?: number; batchMs?: number } = {},
+): CpuComparison {
+  const rounds = options.rounds ?? 15;
+  const batchMs = options.batchMs ?? 40;
+  const batchA = cpuBatchSize(a, batchMs);
+  const batchB = cpuBatchSize(b, batchMs);
+  const aNs: number[] = [];
+  const bNs: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let x: number;
+    let y: number;
+    if (round % 2 === 0) {
+      x = cpuPerCall(a, batchA, round * batchA);
+      y = cpuPerCall(b, batchB, round * batchB);
+    } else {
+      y = cpuPerCall(b, batchB, round * batchB);
+      x = cpuPerCall(a, batchA, round * batchA);
+    }
+    aNs.push(x);
+    bNs.push(y);
+    ratios.push(x / y);
+  }
+  return {
+    aNs: medianOf(aNs),
+    bNs: medianOf(bNs),
+    ratio: medianOf(ratios),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    rounds,
+  };
+}
+
+/** Records a comparison's per-round spread under `extra.ratio_ranges[name]`. */
+export function ratioRange(extra: Record<string, unknown>, name: string, c: CpuComparison): void {
+  const ranges = (extra.ratio_ranges ??= {}) as Record<string, readonly [number, number]>;
+  ranges[name] = c.ratioRange;
+}

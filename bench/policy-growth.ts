@@ -5,7 +5,7 @@
  * `policy lint` path — parse, validate, compile, lint — is what gets timed.
  */
 import { compilePolicy, lintPolicy, parseYamlDocs, readResources } from '../src/policy/index.js';
-import { consume } from './harness.js';
+import { consume, medianOf } from './harness.js';
 import type { BenchResult } from './harness.js';
 
 /**
@@ -215,14 +215,6 @@ function cpuOnce<T>(fn: () => T): { cpuMs: number; wallMs: number; value: T } {
   };
 }
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-
 interface Timed {
   cpuMs: number[];
   wallMs: number[];
@@ -282,11 +274,11 @@ export function lintGrowth(results: BenchResult[], ratios: Record<string, number
     ] as const)
       results.push({
         name: `lint ${what} ${scale} (${kb(text)})`,
-        ms: median(t.wallMs),
-        cpu_ms: median(t.cpuMs),
+        ms: medianOf(t.wallMs),
+        cpu_ms: medianOf(t.cpuMs),
         runs: t.cpuMs.length,
         findings: t.findings,
       });
-    ratios[ratio] = median(ten.cpuMs) / median(one.cpuMs);
+    ratios[ratio] = medianOf(ten.cpuMs) / medianOf(one.cpuMs);
   }
 }

@@ -5,9 +5,11 @@
  * exits 1 when one fails.
  */
 import type { Command } from 'commander';
+import { Option } from 'commander';
 import { LabelwiseError, diagnosticsJson, readUserFile } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import {
+  HTTP_VERSIONS,
   checkExpectations,
   computeMatrix,
   expectationDiagnostics,
@@ -18,6 +20,7 @@ import {
   matrixRow,
   readExpectations,
 } from '../policy/index.js';
+import type { HttpVersion } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson } from './output.js';
@@ -32,6 +35,7 @@ export interface MatrixFlags extends SettingsFlags {
   client?: string;
   expect?: string;
   egressNamespace?: string;
+  httpVersion?: HttpVersion;
 }
 
 /** An expectations file is a table of one-line facts; more than this is not one. */
@@ -60,6 +64,7 @@ export async function matrixCommand(
   const matrix = computeMatrix(model, {
     ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
     ...(flags.egressNamespace === undefined ? {} : { egressNamespace: flags.egressNamespace }),
+    ...(flags.httpVersion === undefined ? {} : { httpVersion: flags.httpVersion }),
   });
   if (flags.explain !== undefined && flags.client !== undefined) {
     const row = matrixRow(matrix, flags.explain);
@@ -136,6 +141,12 @@ export function registerMatrix(
     .option(
       '--egress-namespace <ns>',
       'namespace of cluster-wide EgressNetworks, for the outbound flows (default: linkerd-egress)',
+    )
+    .addOption(
+      new Option(
+        '--http-version <version>',
+        "the connections' HTTP version on proxyProtocol unknown Servers, as authorize --http-version (default: none)",
+      ).choices([...HTTP_VERSIONS]),
     );
   settingsOptions(matrix)
     .addHelpText(

@@ -9,6 +9,7 @@ import { Option } from 'commander';
 import { LabelwiseError, countDiagnostics, diagnosticsJson, escapeControl } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import {
+  HTTP_VERSIONS,
   acceptPolicyFindings,
   decide,
   decisionJson,
@@ -16,7 +17,7 @@ import {
   normalizePodRef,
   renderModel,
 } from '../policy/index.js';
-import type { Decision } from '../policy/index.js';
+import type { Decision, HttpVersion } from '../policy/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
@@ -54,6 +55,7 @@ interface AuthorizeFlags extends SettingsFlags {
   expect?: 'allow' | 'deny' | '404';
   rate?: string;
   totalRate?: string;
+  httpVersion?: HttpVersion;
 }
 
 /** A requests-per-second flag: a positive number, or a clear error naming the flag. */
@@ -110,6 +112,7 @@ async function authorizeCommand(
     clientIp: flags.clientIp,
     precedence: flags.precedence,
     ...rates(flags),
+    ...(flags.httpVersion === undefined ? {} : { httpVersion: flags.httpVersion }),
   });
   const met = flags.expect === undefined ? undefined : meetsExpectation(decision, flags.expect);
   if (flags.json) {
@@ -232,6 +235,12 @@ function registerAuthorize(program: Command, io: CliIO, exit: { code: number }):
       'requests per second this client sends, for HTTPLocalRateLimitPolicy (429 past the limit)',
     )
     .option('--total-rate <rps>', 'requests per second of all clients together (default: --rate)')
+    .addOption(
+      new Option(
+        '--http-version <version>',
+        "the connection's HTTP version on a proxyProtocol unknown Server, which route-group routes carry as http.linkerd.io/version (default: none, so a class selecting a version covers none of them)",
+      ).choices([...HTTP_VERSIONS]),
+    )
     .addOption(
       new Option(
         '--expect <decision>',

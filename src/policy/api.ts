@@ -6,6 +6,7 @@ import { LabelwiseError } from '../base/errors.js';
 import { authorize, parseClient } from './authorize.js';
 import type { Decision } from './authorize.js';
 import { PolicyModel } from './compile/model.js';
+import type { HttpVersion } from './compile/route-labels.js';
 import { lintModel } from './lint/index.js';
 import { makeRequest } from './routes/request.js';
 import { resolveSettings } from './settings.js';
@@ -45,6 +46,12 @@ export interface DecideInput {
   rate?: number;
   /** Requests per second of all clients together. Default: `rate`. */
   totalRate?: number;
+  /**
+   * The connection's HTTP version, for an `unknown` Server (whose proxy detects it per
+   * connection): its route-group routes carry it as `http.linkerd.io/version`. Default: none,
+   * so they carry no version.
+   */
+  httpVersion?: HttpVersion;
 }
 
 /**
@@ -84,7 +91,7 @@ export function decide(model: PolicyModel, input: DecideInput): Decision {
     ...(input.host === undefined ? {} : { host: input.host }),
     headers: input.headers ?? [],
   });
-  return authorize(model.portPolicy(pod, input.port), request, client, {
+  return authorize(model.portPolicy(pod, input.port, input.httpVersion), request, client, {
     precedence: input.precedence ?? 'linkerd',
     trace: input.trace ?? true,
     ...(input.rate === undefined ? {} : { rate: input.rate }),

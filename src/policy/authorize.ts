@@ -77,6 +77,7 @@ export function authorize(
   // Optional calls skip evaluating their arguments: without a trace, no string is built.
   const note: Note = options.trace === false ? undefined : trace.push.bind(trace);
   note?.(`server: ${policy.server} governs ${policy.pod}:${policy.port} — ${policy.serverReason}`);
+  if (note !== undefined) noteHttpVersion(policy, note);
   if (policy.protocol === 'opaque' || policy.protocol === 'TLS')
     return authorizeConnection(policy, client, precedence, note, trace);
   const considered: Considered[] | undefined = note === undefined ? undefined : [];
@@ -127,6 +128,34 @@ export function authorize(
     params,
   );
   return afterAdmission(allowed, policy, hit, winner, request, client, options, note);
+}
+
+/**
+ * Which `http.linkerd.io/version` the routes carry, where it is not the Server's to say: on an
+ * `unknown` Server with route-group routes (the only routes with derived labels), the version
+ * given for the connection or none; elsewhere, a given version that the Server overrides.
+ */
+function noteHttpVersion(policy: PortPolicy, note: (line: string) => void): void {
+  const given = policy.detectedVersion;
+  if (policy.protocol !== 'unknown' || policy.serverObject === undefined) {
+    if (given !== undefined)
+      note(
+        `http version: ${given} is not used: ${
+          policy.protocol === 'opaque' || policy.protocol === 'TLS'
+            ? `the port is ${policy.protocol}, without HTTP routes`
+            : policy.serverObject === undefined
+              ? 'no Server selects the port, so no route carries a version'
+              : `proxyProtocol ${policy.protocol} fixes the version of its routes`
+        }`,
+      );
+    return;
+  }
+  if (!policy.table.routes.some((r) => r.template !== undefined)) return;
+  note(
+    given === undefined
+      ? 'http version: none given; the Server is unknown (its proxy detects the version per connection), so its route-group routes carry no http.linkerd.io/version and a class selecting one covers none of them (give the version with --http-version)'
+      : `http version: ${given}, as given (the Server is unknown: its proxy detects the version per connection); its route-group routes carry http.linkerd.io/version: ${given}`,
+  );
 }
 
 /** Opaque and TLS ports: no routes; the connection is authorized against the Server's list. */

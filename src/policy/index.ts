@@ -16,6 +16,8 @@ export { parseYamlDocs } from './resources/yaml-docs.js';
 export type { ReadOptions } from './resources/load.js';
 export { readResources } from './resources/load.js';
 export type { PortPolicy } from './compile/model.js';
+export type { HttpVersion } from './compile/route-labels.js';
+export { HTTP_VERSIONS } from './compile/route-labels.js';
 export { PolicyModel } from './compile/model.js';
 export { renderModel, renderPortPolicy } from './compile/render.js';
 export type { DecideInput } from './api.js';

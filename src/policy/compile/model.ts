@@ -34,6 +34,7 @@ import { describeRejected } from './rejections.js';
 import { Attachments } from './attachments.js';
 import { ServerModels } from './server-models.js';
 import type { ServerModel } from './server-models.js';
+import type { HttpVersion } from './route-labels.js';
 export { servedRouteKind } from './server-models.js';
 import { key } from './object-key.js';
 import { PolicyIndex } from './policy-index.js';
@@ -61,6 +62,11 @@ export interface PortPolicy {
   readonly table: RouteTable;
   /** The HTTPLocalRateLimitPolicy in force (HTTP Servers only). Default: none. */
   readonly rateLimit?: CompiledRateLimit;
+  /**
+   * The HTTP version given for the connection; only an `unknown` Server's routes take it (as
+   * `http.linkerd.io/version`), other Servers fix their own. Default: none given.
+   */
+  readonly detectedVersion?: HttpVersion;
 }
 
 export class PolicyModel {
@@ -222,10 +228,11 @@ export class PolicyModel {
 
   /**
    * The policy of one (pod, port). Cached: repeated calls return the same object. Never throws
-   * for a known pod; ports need not be declared (the proxy serves any inbound port).
+   * for a known pod; ports need not be declared (the proxy serves any inbound port). `detected`
+   * is the connection's HTTP version, which an `unknown` Server's routes take (`serverModel`).
    */
-  portPolicy(pod: Pod, port: number): PortPolicy {
-    const cacheKey = `${pod.meta.namespace}/${pod.meta.name}:${port}`;
+  portPolicy(pod: Pod, port: number, detected?: HttpVersion): PortPolicy {
+    const cacheKey = `${pod.meta.namespace}/${pod.meta.name}:${port}${detected === undefined ? '' : `@${detected}`}`;
     const cached = this.portCache.get(cacheKey);
     if (cached !== undefined) return cached;
     const podKey = key(pod.meta.namespace, pod.meta.name);
@@ -233,7 +240,7 @@ export class PolicyModel {
     let result: PortPolicy;
     const governing = selecting[0];
     if (governing !== undefined) {
-      const model = this.serverModel(governing);
+      const model = this.serverModel(governing, detected);
       const others = selecting.slice(1).map((s) => s.meta.name);
       const reason =
         others.length === 0
@@ -251,6 +258,7 @@ export class PolicyModel {
         ...(model.ignored.length === 0 ? {} : { ignored: model.ignored }),
         table,
         ...(model.rateLimit === undefined ? {} : { rateLimit: model.rateLimit }),
+        ...(detected === undefined ? {} : { detectedVersion: detected }),
       };
     } else {
       const { policy, reason } = this.defaultPolicyFor(pod, port);
@@ -276,18 +284,22 @@ export class PolicyModel {
         protocol: isOpaque ? 'opaque' : 'unknown',
         authorizations: authz === undefined ? [this.localhost] : [authz, this.localhost],
         table: new RouteTable(this.syntheticRoutes(pod, port, undefined)),
+        ...(detected === undefined ? {} : { detectedVersion: detected }),
       };
     }
     this.portCache.set(cacheKey, result);
     return result;
   }
 
-  /** The `default` route and, with probe networks and HTTP probes on the port, the `probe` route. */
-  /** Server-level authorizations and attached routes, computed once per Server. */
-  serverModel(server: Server): ServerModel {
-    return this.servers.serverModel(server);
+  /**
+   * Server-level authorizations and attached routes, computed once per Server (and, on an
+   * `unknown` Server, per `detected` HTTP version).
+   */
+  serverModel(server: Server, detected?: HttpVersion): ServerModel {
+    return this.servers.serverModel(server, detected);
   }
 
+  /** The `default` route and, with probe networks and HTTP probes on the port, the `probe` route. */
   private syntheticRoutes(pod: Pod, port: number, server: Server | undefined): CompiledRoute[] {
     const timeouts = server === undefined ? [] : this.servers.timeoutsFor(server, []);
     const rewrites = server === undefined ? [] : this.servers.rewritesFor(server, []);

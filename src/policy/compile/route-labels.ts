@@ -10,14 +10,23 @@ import type { Template } from '../path-template.js';
 import { PARAM_PREFIX, VERSION_LABEL } from '../resources/read-extension.js';
 import type { ProxyProtocol } from '../types.js';
 
+/** The values of `http.linkerd.io/version`. */
+export const HTTP_VERSIONS = ['HTTP/1.1', 'HTTP/2'] as const;
+export type HttpVersion = (typeof HTTP_VERSIONS)[number];
+
 /**
- * The HTTP version every request on a Server of this protocol has; undefined when the proxy
- * detects it per connection (`unknown`) or routes do not apply (opaque, TLS).
+ * The HTTP version of a request on a Server of this protocol. An `HTTP/1`, `HTTP/2` or `gRPC`
+ * Server fixes it; on an `unknown` Server the proxy detects it per connection, so it is the
+ * `detected` one, and undefined when none is given. Undefined too where routes do not apply
+ * (opaque, TLS).
  */
-export function httpVersionOf(protocol: ProxyProtocol): string | undefined {
+export function httpVersionOf(
+  protocol: ProxyProtocol,
+  detected?: HttpVersion,
+): HttpVersion | undefined {
   if (protocol === 'HTTP/1') return 'HTTP/1.1';
   if (protocol === 'HTTP/2' || protocol === 'gRPC') return 'HTTP/2';
-  return undefined;
+  return protocol === 'unknown' ? detected : undefined;
 }
 
 /**
@@ -35,13 +44,17 @@ export function paramLabels(template: Template): Record<string, string> {
   return out;
 }
 
-/** `labels` with the version of `protocol` and, for a template, its parameter labels. */
+/**
+ * `labels` with the version of `protocol` (on an `unknown` Server, the `detected` one) and, for
+ * a template, its parameter labels.
+ */
 export function withDerivedLabels(
   labels: Labels,
   protocol: ProxyProtocol,
   template?: Template,
+  detected?: HttpVersion,
 ): Labels {
-  const version = httpVersionOf(protocol);
+  const version = httpVersionOf(protocol, detected);
   return labelsFrom({
     ...labels,
     ...(template === undefined ? {} : paramLabels(template)),

@@ -28,6 +28,7 @@ import { key } from './object-key.js';
 import type { PolicyIndex } from './policy-index.js';
 import { rateLimitFor } from './rate-limits.js';
 import { withDerivedLabels } from './route-labels.js';
+import type { HttpVersion } from './route-labels.js';
 import { TelemetryIndex } from './telemetry.js';
 import type { CompiledRateLimit } from './rate-limits.js';
 
@@ -99,9 +100,15 @@ export class ServerModels {
     ];
   }
 
-  /** Server-level authorizations and attached routes, computed once per Server. */
-  serverModel(server: Server): ServerModel {
-    const serverKey = key(server.meta.namespace, server.meta.name);
+  /**
+   * Server-level authorizations and attached routes, computed once per Server. On an `unknown`
+   * Server, `detected` is the HTTP version the proxy detected on the connection: its extension
+   * routes carry it as `http.linkerd.io/version`, so classes selecting a version cover them
+   * (one model per version); without it they carry no version. Other Servers fix the version.
+   */
+  serverModel(server: Server, detected?: HttpVersion): ServerModel {
+    const version = server.proxyProtocol === 'unknown' ? detected : undefined;
+    const serverKey = `${key(server.meta.namespace, server.meta.name)}${version === undefined ? '' : `@${version}`}`;
     const cached = this.serverModels.get(serverKey);
     if (cached !== undefined) return cached;
     const { authorizations, ignored } = this.serverAuthorizationList(server);
@@ -110,9 +117,9 @@ export class ServerModels {
       .routesOf(server)
       .map((route) => this.attachedRoute(server, route));
     for (const ext of this.attachments.extensionRoutesOf(server))
-      routes.push(this.extensionRoute(server, ext));
+      routes.push(this.extensionRoute(server, ext, version));
     for (const rpc of this.attachments.grpc.routesOf(server))
-      routes.push(this.grpcServiceRoute(server, rpc));
+      routes.push(this.grpcServiceRoute(server, rpc, version));
     // The proxy serves GRPCRoutes (and GrpcServices) on a gRPC Server and HTTPRoutes (and
     // route groups) on the others; routes of the other kind stay attached, never consulted.
     const servedRoutes = routes.filter((r) => servedKindOf(r.kind) === served);
@@ -207,8 +214,12 @@ export class ServerModels {
     });
   }
 
-  private extensionRoute(server: Server, ext: ExtensionRoute): CompiledRoute {
-    const labels = withDerivedLabels(ext.labels, server.proxyProtocol, ext.template);
+  private extensionRoute(
+    server: Server,
+    ext: ExtensionRoute,
+    detected: HttpVersion | undefined,
+  ): CompiledRoute {
+    const labels = withDerivedLabels(ext.labels, server.proxyProtocol, ext.template, detected);
     const classes = this.attachments.classesMatching(server, labels);
     const ns = server.meta.namespace;
     const targets = [
@@ -242,8 +253,12 @@ export class ServerModels {
   }
 
   /** A bound gRPC method: an exact `/<service>/<method>` match, as a GRPCRoute method match. */
-  private grpcServiceRoute(server: Server, rpc: GrpcMethodRoute): CompiledRoute {
-    const labels = withDerivedLabels(rpc.labels, server.proxyProtocol);
+  private grpcServiceRoute(
+    server: Server,
+    rpc: GrpcMethodRoute,
+    detected: HttpVersion | undefined,
+  ): CompiledRoute {
+    const labels = withDerivedLabels(rpc.labels, server.proxyProtocol, undefined, detected);
     const classes = this.attachments.grpc.classesMatching(rpc, labels);
     const ns = server.meta.namespace;
     const targets = [

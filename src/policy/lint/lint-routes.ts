@@ -8,6 +8,7 @@ import type { Requirement, Selector } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel } from '../compile/model.js';
 import { REF_INVALID } from '../compile/rejections.js';
+import { HTTP_VERSIONS } from '../compile/route-labels.js';
 import type { IdentityMatcher } from '../identity.js';
 import { identityMatches } from '../identity.js';
 import { cidrCovers, cidrsIntersect } from '../networks.js';
@@ -74,8 +75,17 @@ export function lintIdleRoutes(model: PolicyModel): PolicyProblem[] {
         hint: 'authorize opaque and TLS ports with Server-level policies, or set proxyProtocol to an HTTP protocol',
       });
     }
+    // On an `unknown` Server the version label comes from the connection: a class that covers
+    // its routes on HTTP/1.1 or HTTP/2 connections selects something.
+    let detected: CompiledRoute[] | undefined;
+    const versioned = (): CompiledRoute[] =>
+      (detected ??=
+        server.proxyProtocol === 'unknown'
+          ? HTTP_VERSIONS.flatMap((v) => model.serverModel(server, v).routes)
+          : []);
     for (const c of model.attachments.classesOf(server)) {
       if (routes.some((r) => matches(c.routeSelector, r.labels))) continue;
+      if (versioned().some((r) => matches(c.routeSelector, r.labels))) continue;
       out.push({
         severity: 'warning',
         code: 'POLICY_CLASS_SELECTS_NOTHING',

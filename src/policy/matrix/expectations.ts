@@ -202,7 +202,7 @@ export function checkExpectations(
           (first.pods[0] ?? '').slice(slash + 1),
         );
         if (pod === undefined) continue;
-        const policy = model.portPolicy(pod, first.port);
+        const policy = model.portPolicy(pod, first.port, matrix.httpVersion);
         const hit =
           policy.protocol === 'opaque' || policy.protocol === 'TLS'
             ? undefined

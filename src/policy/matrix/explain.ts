@@ -41,5 +41,6 @@ export function explainCell(model: PolicyModel, cell: MatrixCell): Decision {
     headers: w.headers ?? [],
     ...(w.identity === undefined ? {} : { identity: w.identity }),
     clientIp: w.clientIp,
+    ...(w.httpVersion === undefined ? {} : { httpVersion: w.httpVersion }),
   });
 }

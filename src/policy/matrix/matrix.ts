@@ -11,6 +11,7 @@ import { compareText } from '../../base/index.js';
 import { overlap, subsumes } from '../../selector/index.js';
 import type { Authorization } from '../compile/authorizations.js';
 import type { PolicyModel, PortPolicy } from '../compile/model.js';
+import type { HttpVersion } from '../compile/route-labels.js';
 import type { CompiledRoute } from '../routes/route-table.js';
 import type { ClientClass, ClientTerms, Reach } from './clients.js';
 import { clientClasses, clientTerms } from './clients.js';
@@ -63,6 +64,8 @@ export interface PolicyMatrix {
   readonly clientNamespaces: readonly string[];
   /** Where each client namespace's outbound traffic goes (see `outbound.ts`). */
   readonly outbound: readonly OutboundFlow[];
+  /** The connection's HTTP version the rows of `unknown` Servers were computed for. */
+  readonly httpVersion?: HttpVersion;
 }
 
 /** Options for {@link computeMatrix}. */
@@ -73,6 +76,11 @@ export interface MatrixOptions {
   clients?: readonly ClientClass[];
   /** The namespace of cluster-wide EgressNetworks, for the outbound flows. Default: `linkerd-egress`. */
   egressNamespace?: string;
+  /**
+   * The connection's HTTP version on `unknown` Servers (`authorize --http-version`): their
+   * route-group routes carry it, and their witnesses name it. Default: none.
+   */
+  httpVersion?: HttpVersion;
 }
 
 const RANK: Record<Reachability, number> = { deny: 0, some: 1, allow: 2 };
@@ -107,13 +115,17 @@ function serverShort(policy: PortPolicy): string {
 }
 
 /** Every (server, port, route) of the model's pods, each with the pods it applies to. */
-function rowSources(model: PolicyModel, namespace: string | undefined): RowSource[] {
+function rowSources(
+  model: PolicyModel,
+  namespace: string | undefined,
+  httpVersion: HttpVersion | undefined,
+): RowSource[] {
   const rows = new Map<string, RowSource>();
   for (const pod of model.podList) {
     if (namespace !== undefined && pod.meta.namespace !== namespace) continue;
     const podRef = `${pod.meta.namespace}/${pod.meta.name}`;
     for (const port of model.portsOf(pod)) {
-      const policy = model.portPolicy(pod, port);
+      const policy = model.portPolicy(pod, port, httpVersion);
       const opaque = policy.protocol === 'opaque' || policy.protocol === 'TLS';
       const routes: (CompiledRoute | undefined)[] = opaque ? [undefined] : [...policy.table.routes];
       for (const route of routes) {
@@ -137,6 +149,42 @@ function authorizationsOf(source: RowSource): Authorization[] {
   return [...new Set(list)].filter((a) => a.kind !== 'localhost');
 }
 
+/** The cells of one row: for each client, the authorization admitting the most, and a witness. */
+function cellsOf(
+  source: RowSource,
+  authorizations: readonly Authorization[],
+  clients: readonly ClientClass[],
+  termsOf: (a: Authorization) => ClientTerms,
+  settings: PolicyModel['settings'],
+  detected: { httpVersion?: HttpVersion },
+): Record<string, MatrixCell> {
+  const cells: Record<string, MatrixCell> = {};
+  for (const client of clients) {
+    let reach: Reachability = 'deny';
+    let via: string | undefined;
+    for (const a of authorizations) {
+      const r = cellFor(termsOf(a), client);
+      if (RANK[r] > RANK[reach]) {
+        reach = r;
+        via = a.name;
+        if (r === 'allow') break;
+      }
+    }
+    cells[client.id] = {
+      reach,
+      ...(via === undefined ? {} : { via }),
+      witness: {
+        pod: source.pods[0] as string,
+        port: source.policy.port,
+        ...witnessRequest(source.route),
+        ...witnessClient(client, settings),
+        ...detected,
+      },
+    };
+  }
+  return cells;
+}
+
 /**
  * The matrix of a compiled model. Deterministic: rows sorted by namespace, server, port and
  * route; columns as {@link clientClasses} orders them. Pure.
@@ -154,33 +202,17 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
     ...(options.egressNamespace === undefined ? {} : { egressNamespace: options.egressNamespace }),
   };
   const rows: MatrixRow[] = [];
-  for (const source of rowSources(model, options.namespace)) {
+  const version = options.httpVersion;
+  for (const source of rowSources(model, options.namespace, version)) {
     const authorizations = authorizationsOf(source);
+    const detected =
+      version !== undefined &&
+      source.policy.protocol === 'unknown' &&
+      source.policy.serverObject !== undefined
+        ? { httpVersion: version }
+        : {};
     const routeName = source.route?.name ?? '(connection)';
-    const cells: Record<string, MatrixCell> = {};
-    for (const client of clients) {
-      let reach: Reachability = 'deny';
-      let via: string | undefined;
-      for (const a of authorizations) {
-        const r = cellFor(termsOf(a), client);
-        if (RANK[r] > RANK[reach]) {
-          reach = r;
-          via = a.name;
-          if (r === 'allow') break;
-        }
-      }
-      const pod = source.pods[0] as string;
-      cells[client.id] = {
-        reach,
-        ...(via === undefined ? {} : { via }),
-        witness: {
-          pod,
-          port: source.policy.port,
-          ...witnessRequest(source.route),
-          ...witnessClient(client, model.settings),
-        },
-      };
-    }
+    const cells = cellsOf(source, authorizations, clients, termsOf, model.settings, detected);
     rows.push({
       id: `${source.namespace}/${serverShort(source.policy)}:${source.policy.port}/${routeName}`,
       namespace: source.namespace,
@@ -214,5 +246,6 @@ export function computeMatrix(model: PolicyModel, options: MatrixOptions = {}): 
     rows: unique,
     clientNamespaces: clientNamespaces(model, outboundOptions),
     outbound: outboundFlows(model, outboundOptions),
+    ...(version === undefined ? {} : { httpVersion: version }),
   };
 }

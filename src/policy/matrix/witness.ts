@@ -3,6 +3,7 @@
  * column, in the form `labelwise policy authorize` takes, so the cell can be explained by the
  * same trace a single decision prints.
  */
+import type { HttpVersion } from '../compile/route-labels.js';
 import type { CompiledRoute } from '../routes/route-table.js';
 import { cidrContains, parseAddress, parseCidr } from '../networks.js';
 import type { ClusterSettings } from '../types.js';
@@ -21,6 +22,8 @@ export interface Witness {
   /** Absent for an unauthenticated client. */
   readonly identity?: string;
   readonly clientIp: string;
+  /** The connection's HTTP version, on an `unknown` Server when the matrix was given one. */
+  readonly httpVersion?: HttpVersion;
 }
 
 /** Documentation addresses (RFC 5737, RFC 3849), one of which lies outside the cluster networks. */
