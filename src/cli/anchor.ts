@@ -4,7 +4,7 @@
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { LabelwiseError } from '../base/errors.js';
+import { LabelwiseError } from '../base/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, paintDiagnostic, printJson, renderTable } from './output.js';
@@ -98,7 +98,7 @@ async function runDaemon(
   modeArgument?: string,
   doctorArguments?: readonly string[],
 ): Promise<number> {
-  const { runAnchorDaemon } = await import('../anchor/run.js');
+  const { runAnchorDaemon } = await import('../anchor/index.js');
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(signal);
   process.on('SIGTERM', onSignal);
@@ -129,8 +129,8 @@ async function check(
   io: CliIO,
 ): Promise<number> {
   // The static check's entry point: it never loads the daemon or the Docker client.
-  const { checkComposeProject, checkReportJson } = await import('../anchor/check.js');
-  const { openCheckInput } = await import('../anchor/io/compose-files.js');
+  const { checkComposeProject, checkReportJson, openCheckInput } =
+    await import('../anchor/index.js');
   const { countDiagnostics, escapeControl } = await import('../base/index.js');
   const input = openCheckInput(files, io.cwd);
   for (const [i, file] of input.files.entries()) {
