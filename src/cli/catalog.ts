@@ -284,10 +284,6 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     });
 
   program.addHelpText('after', `\nExamples:\n  ${EXAMPLES.render}\n  ${EXAMPLES.check}\n`);
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.invalid;
-  }
   return runProgram(program, args, exit);
 }
 

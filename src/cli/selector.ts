@@ -290,9 +290,5 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
     'after',
     "\nExample:\n  labelwise selector match 'app=web,env!=dev' --labels 'app=web' --explain",
   );
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.invalid;
-  }
   return runProgram(program, args, exit);
 }
