@@ -61,12 +61,13 @@ test('file, process and network I/O outside a module io/ folder fails the lint',
 
 test('repo and cli import a module through its index.ts, lazily or not', async () => {
   const through = /through its index\.ts/;
-  for (const [file, code] of [
+  const cases: [string, string][] = [
     ['src/cli/x.ts', "export { LabelwiseError } from '../base/errors.js';\n"],
     ['src/cli/x.ts', "export const load = () => import('../anchor/check.js');\n"],
     ['src/repo/report/x.ts', "export * from '../../policy/matrix/matrix.js';\n"],
     ['src/cli/fleet.ts', "export * from '../repo/io/git-snapshot.js';\n"],
-  ])
+  ];
+  for (const [file, code] of cases)
     assert.match((await violations(file, code))[0] ?? '', through, `${file}: ${code}`);
   assert.deepEqual(
     await violations(
