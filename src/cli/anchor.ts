@@ -8,7 +8,7 @@ import { LabelwiseError } from '../base/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, paintDiagnostic, printJson, renderTable } from './output.js';
-import { configureSubcommand, createProgram, runProgram } from './program.js';
+import { configureSubcommand, createProgram, repeatable, runProgram } from './program.js';
 
 const RUN_HELP = `
 Configuration comes only from the environment:
@@ -320,7 +320,7 @@ function registerCheckCommand(program: Command, io: CliIO, exit: { code: number 
       .option(
         '--profile <name>',
         'enable a Compose profile (repeatable; default: COMPOSE_PROFILES)',
-        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+        repeatable,
       )
       .option('--json', 'print the report as JSON')
       .addHelpText('after', CHECK_HELP),

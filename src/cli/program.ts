@@ -30,6 +30,11 @@ export function createProgram(name: string, description: string, io: CliIO): Com
   return configureSubcommand(new Command(name).description(description), io);
 }
 
+/** Commander's collector for a repeatable option (`--header a --header b`): every value, in order. */
+export function repeatable(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /** Applies {@link createProgram}'s settings to a subcommand (commander does not inherit them all). */
 export function configureSubcommand(command: Command, io: CliIO): Command {
   return command
@@ -55,8 +60,7 @@ export async function runProgram(
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
       // `help` asked for is exit 0; a group run with no command prints the usage and exits 1.
-      if (error.code === 'commander.help')
-        return error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
+      if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
       // Under --json (or --format sarif|junit) a usage error is a document of that format
       // too, so scripts never parse text and an uploaded report is never empty.
       const format = requestedFormat(args);
