@@ -115,17 +115,16 @@ function flowCells(matrix: PolicyMatrix | undefined): Map<string, FlowCell> {
   return out;
 }
 
-/** A cell whose value differs between two revisions: `cell` is the later side where it has one. */
+/** A cell whose value differs between two revisions, and the two sides it was read from. */
 interface Flip<C> {
-  readonly was: string;
-  readonly now: string;
+  readonly change: Pick<MatrixCellChange, 'target' | 'client' | 'before' | 'after'>;
   readonly x: C | undefined;
   readonly y: C | undefined;
   readonly cell: C;
 }
 
 /** The cells of two revisions whose value (`value` of a missing cell too) differs, in key order. */
-function flips<C>(
+function flips<C extends { readonly target: string; readonly client: string }>(
   a: ReadonlyMap<string, C>,
   b: ReadonlyMap<string, C>,
   value: (cell: C | undefined) => string,
@@ -134,9 +133,11 @@ function flips<C>(
   for (const key of [...new Set([...a.keys(), ...b.keys()])].sort(compareText)) {
     const x = a.get(key);
     const y = b.get(key);
-    const was = value(x);
-    const now = value(y);
-    if (was !== now) out.push({ was, now, x, y, cell: (y ?? x) as C });
+    const before = value(x);
+    const after = value(y);
+    if (before === after) continue;
+    const cell = (y ?? x) as C;
+    out.push({ change: { target: cell.target, client: cell.client, before, after }, x, y, cell });
   }
   return out;
 }
@@ -147,11 +148,8 @@ function diffFlows(
   after: PolicyMatrix | undefined,
 ): MatrixCellChange[] {
   return flips(flowCells(before), flowCells(after), (c) => c?.summary ?? NO_FLOW).map(
-    ({ was, now, cell }): MatrixCellChange => ({
-      target: cell.target,
-      client: cell.client,
-      before: was,
-      after: now,
+    ({ change, cell }): MatrixCellChange => ({
+      ...change,
       cause: cell.cause,
       causeKind: 'outbound',
     }),
@@ -164,13 +162,7 @@ export function diffMatrix(from: unknown, to: unknown): MatrixCellChange[] {
   const b = cellsOf(after) ?? new Map<string, Cell>();
   // A row that appears or goes is a route (or port) the change adds or removes: "404".
   const changes = flips(a, b, (c) => c?.decision ?? '404').map(
-    ({ was, now, x, y, cell }): MatrixCellChange => ({
-      target: cell.target,
-      client: cell.client,
-      before: was,
-      after: now,
-      ...causeOf(x, y),
-    }),
+    ({ change, x, y }): MatrixCellChange => ({ ...change, ...causeOf(x, y) }),
   );
   pushAll(changes, diffFlows(before, after));
   return changes;
