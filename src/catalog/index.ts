@@ -27,6 +27,8 @@ export type { GoldenDiff } from './output/golden.js';
 export { compareGolden } from './output/golden.js';
 export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
 export { catalogDiagnostic, immutableFieldDiagnostics, runCatalog } from './pipeline.js';
+export type { CheckJson, RenderJson } from './output/run-json.js';
+export { checkJson, renderJson } from './output/run-json.js';
 export type { ImmutableChange } from './apply/immutable-fields.js';
 export { compareObject, immutableChanges } from './apply/immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
