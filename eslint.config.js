@@ -49,6 +49,34 @@ function boundaries(module) {
   ];
 }
 
+// repo and cli see every module, but only through its index.ts, its public face: a module may
+// move its files without breaking them. The start-up path of `labelwise --version` and
+// `selector match` (within 1.5x `node -e 0`, docs/install.md) imports base's and selector's
+// files instead, because those indexes load the YAML library and every syntax.
+const START_UP_FILES = [
+  'src/cli/main.ts',
+  'src/cli/error-document.ts',
+  'src/cli/format-error.ts',
+  'src/cli/output.ts',
+  'src/cli/selector.ts',
+  'src/cli/selector-input.ts',
+  'src/cli/selector-match.ts',
+];
+
+function throughIndex(modules) {
+  const group = modules.flatMap((m) =>
+    ['../', '../../', '../../../'].flatMap((up) => [`${up}${m}/**`, `!${up}${m}/index.js`]),
+  );
+  return [
+    'error',
+    {
+      patterns: [
+        { group, message: 'repo and cli import a module through its index.ts, not its files' },
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/', '.bench/', 'node_modules/', 'out/', 'examples/**/apps/'] },
   js.configs.recommended,
@@ -78,6 +106,27 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/repo/**/*.ts'],
+    ignores: START_UP_FILES,
+    rules: {
+      'no-restricted-imports': throughIndex([...MODULES, 'base', 'repo']),
+      // The same for a lazy import(), which no-restricted-imports does not see.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportExpression[source.value=/^(\\.\\.\\/)+(${[...MODULES, 'base', 'repo'].join('|')})\\/(?!index\\.js$)/]`,
+          message: 'repo and cli import a module through its index.ts, not its files',
+        },
+      ],
+    },
+  },
+  {
+    files: START_UP_FILES,
+    rules: {
+      'no-restricted-imports': throughIndex(MODULES.filter((m) => m !== 'selector').concat('repo')),
     },
   },
   {

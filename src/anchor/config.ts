@@ -5,6 +5,7 @@
  * before anything is touched.
  */
 import { LabelwiseError, quote } from '../base/errors.js';
+import { failEnv } from './env-config.js';
 import { misleadingScope, scopeText } from './scope-notice.js';
 import {
   formatEqualityList,
@@ -70,10 +71,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Interface names as Linux allows them, narrowed to what is safe to quote in an nft script. */
 const IFACE_NAME = /^[A-Za-z0-9_.-]{1,15}$/;
 
-function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
-}
-
 function get(env: Env, name: string): string {
   const value = env[name];
   return typeof value === 'string' ? value : '';
@@ -98,7 +95,7 @@ function addressModeOf(env: Env): AddressMode {
     addressMode === 'slaac-ra-only'
   )
     return addressMode;
-  return fail(
+  return failEnv(
     'ANCHORD_ADDRESS_MODE',
     `invalid ANCHORD_ADDRESS_MODE ${quote(addressMode)} (want "bootstrap", "dhcp-refresh", or "slaac-ra-only")`,
     'leave it unset or use bootstrap',
@@ -120,7 +117,7 @@ function outsideOf(
       attrs: { ext_network: extNetwork, ignored_iface: get(env, 'ANCHORD_EXT_IFACE').trim() },
     });
   if (!IFACE_NAME.test(extIface)) {
-    fail(
+    failEnv(
       'ANCHORD_EXT_IFACE',
       `interface name ${quote(extIface)} is invalid`,
       'use 1-15 letters, digits, "_", "." or "-"',
@@ -134,13 +131,13 @@ function pollInterval(env: Env): number {
   const pollText = get(env, 'ANCHORD_POLL_INTERVAL').trim() || '30s';
   const pollIntervalMs = parseGoDuration(pollText);
   if (pollIntervalMs === undefined || pollIntervalMs <= 0) {
-    fail(
+    failEnv(
       'ANCHORD_POLL_INTERVAL',
       `poll interval ${quote(pollText)} is invalid: expected a positive number of seconds or a duration like 2m30s`,
     );
   }
   if (pollIntervalMs < 100 || pollIntervalMs > 2 ** 31 - 1) {
-    fail(
+    failEnv(
       'ANCHORD_POLL_INTERVAL',
       `poll interval ${quote(pollText)} is out of range (100ms to 24 days)`,
     );
@@ -159,7 +156,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): LoadedCon
 
   const mode = selectMode(options.modeArgument, env);
   if (mode !== 'network-anchor') {
-    fail(
+    failEnv(
       'ANCHORD_MODE',
       `mode ${quote(mode)} is not the network anchor's`,
       'run "labelwise anchor service-anchor" for it',
@@ -271,7 +268,7 @@ export function resolveScope(env: Env): ResolvedScope {
   const explicit = get(env, 'ANCHORD_PROJECT').trim();
   const project = explicit || get(env, 'COMPOSE_PROJECT_NAME').trim();
   if (project === '') {
-    fail(
+    failEnv(
       'ANCHORD_PROJECT',
       'ANCHORD_PROJECT (or COMPOSE_PROJECT_NAME) must be set unless ANCHORD_LABEL_SELECTOR is',
     );
@@ -289,12 +286,12 @@ export function parseSwitch(env: Env, name: string): boolean {
   const text = get(env, name).trim().toLowerCase();
   if (text === '' || ['false', '0', 'no', 'off'].includes(text)) return false;
   if (['true', '1', 'yes', 'on'].includes(text)) return true;
-  return fail(name, `invalid ${name}=${quote(text)}: must be true/false (or 1/0)`);
+  return failEnv(name, `invalid ${name}=${quote(text)}: must be true/false (or 1/0)`);
 }
 
 function parsePort(text: string, env: string, whole: string): number {
   if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) {
-    fail(
+    failEnv(
       env,
       `address ${quote(whole)} has an invalid port ${quote(text)}`,
       'expected host:port with a port from 0 to 65535',
@@ -314,14 +311,14 @@ export function parseListenAddress(text: string): { host: string; port: number }
     return { host: bracketed[1] as string, port: parsePort(bracketed[2] as string, env, text) };
   const at = text.lastIndexOf(':');
   if (at < 0)
-    fail(
+    failEnv(
       env,
       `address ${quote(text)} is missing a port`,
       'use host:port, e.g. 127.0.0.1:9090, or "" to disable',
     );
   const host = text.slice(0, at);
   if (host.includes(':') || !/^[A-Za-z0-9.-]*$/.test(host))
-    fail(env, `address ${quote(text)} has an invalid host`);
+    failEnv(env, `address ${quote(text)} has an invalid host`);
   return { host, port: parsePort(text.slice(at + 1), env, text) };
 }
 
@@ -330,17 +327,17 @@ export function parseDockerHost(text: string): DockerEndpoint {
   if (text.startsWith('unix://')) {
     const socketPath = text.slice('unix://'.length);
     if (!socketPath.startsWith('/'))
-      fail('DOCKER_HOST', `DOCKER_HOST ${quote(text)} needs an absolute socket path`);
+      failEnv('DOCKER_HOST', `DOCKER_HOST ${quote(text)} needs an absolute socket path`);
     return { kind: 'unix', socketPath };
   }
   const tcp = /^(?:tcp|http):\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})\/?$/.exec(text);
   if (tcp !== null) {
     const port = Number(tcp[2]);
     if (port < 1 || port > 65535)
-      fail('DOCKER_HOST', `DOCKER_HOST ${quote(text)} has an invalid port`);
+      failEnv('DOCKER_HOST', `DOCKER_HOST ${quote(text)} has an invalid port`);
     return { kind: 'tcp', host: (tcp[1] as string).replace(/^\[|\]$/g, ''), port };
   }
-  return fail(
+  return failEnv(
     'DOCKER_HOST',
     `DOCKER_HOST ${quote(text)} is not supported`,
     'use unix:///var/run/docker.sock or tcp://host:port (TLS is not supported; put a socket proxy in front)',

@@ -48,6 +48,8 @@ export type {
   ComposeService,
   Located,
 } from './check.js';
+export type { CheckInput } from './io/compose-files.js';
+export { openCheckInput } from './io/compose-files.js';
 export type { AnchorClaims, AnchorStageOptions, ListedProject } from './stage.js';
 export { buildAnchorStage } from './stage.js';
 export {

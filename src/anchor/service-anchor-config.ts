@@ -4,7 +4,8 @@
  * start-up notices out, or the first problem thrown as a LabelwiseError naming the variable.
  */
 import ipaddr from 'ipaddr.js';
-import { LabelwiseError, quote } from '../base/errors.js';
+import { quote } from '../base/errors.js';
+import { failEnv } from './env-config.js';
 import { validGlobalIpv6, validIpv4 } from './addresses.js';
 import { parseListenAddress } from './config.js';
 import { parseGoDuration } from './duration.js';
@@ -28,10 +29,6 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** Docker DNS names: letters, digits, `.`, `_` and `-`, as a container or service name. */
 const HOSTNAME = /^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,252})$/;
 
-function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
-}
-
 /**
  * `ANCHORD_GATEWAY_IP`: a comma list of at most one IPv4 and one IPv6 address; empty items are
  * skipped; a malformed one is fatal (anchord: silently falling back to DNS would hide a typo).
@@ -42,7 +39,7 @@ export function parseGatewayIps(text: string): { ipv4?: string; ipv6?: string } 
     const item = raw.trim();
     if (item === '') continue;
     if (!ipaddr.isValid(item) || item.includes('%') || item.length > 45) {
-      fail(
+      failEnv(
         'ANCHORD_GATEWAY_IP',
         `ANCHORD_GATEWAY_IP=${quote(item.slice(0, 64))} is not a valid IP`,
         'give the network anchor address, e.g. 172.30.0.2 or 172.30.0.2,fd00::2',
@@ -52,18 +49,18 @@ export function parseGatewayIps(text: string): { ipv4?: string; ipv6?: string } 
     const v4 = validIpv4(item);
     const v6 = v4 === undefined ? validGlobalIpv6(item) : undefined;
     if (v4 === undefined && v6 === undefined) {
-      fail(
+      failEnv(
         'ANCHORD_GATEWAY_IP',
         `ANCHORD_GATEWAY_IP=${quote(item)} cannot be a gateway (unspecified, broadcast, multicast, loopback or link-local)`,
       );
     }
     if (v4 !== undefined) {
       if (out.ipv4 !== undefined)
-        fail('ANCHORD_GATEWAY_IP', 'ANCHORD_GATEWAY_IP lists more than one IPv4 address');
+        failEnv('ANCHORD_GATEWAY_IP', 'ANCHORD_GATEWAY_IP lists more than one IPv4 address');
       out.ipv4 = v4;
     } else {
       if (out.ipv6 !== undefined)
-        fail('ANCHORD_GATEWAY_IP', 'ANCHORD_GATEWAY_IP lists more than one IPv6 address');
+        failEnv('ANCHORD_GATEWAY_IP', 'ANCHORD_GATEWAY_IP lists more than one IPv6 address');
       out.ipv6 = v6;
     }
   }
@@ -81,7 +78,7 @@ export function loadServiceAnchorConfig(env: Env): {
 
   const gatewayHostname = (env.ANCHORD_GATEWAY_HOSTNAME ?? '').trim() || 'anchord';
   if (!HOSTNAME.test(gatewayHostname)) {
-    fail(
+    failEnv(
       'ANCHORD_GATEWAY_HOSTNAME',
       `gateway hostname ${quote(gatewayHostname.slice(0, 64))} is invalid`,
       'use the network anchor service or container name, e.g. anchord',
@@ -92,14 +89,14 @@ export function loadServiceAnchorConfig(env: Env): {
   const intervalText = (env.ANCHORD_GATEWAY_RESOLVE_INTERVAL ?? '').trim() || '5s';
   const resolveIntervalMs = parseGoDuration(intervalText);
   if (resolveIntervalMs === undefined || resolveIntervalMs <= 0) {
-    fail(
+    failEnv(
       'ANCHORD_GATEWAY_RESOLVE_INTERVAL',
       'ANCHORD_GATEWAY_RESOLVE_INTERVAL must be positive',
       'a number of seconds or a duration like 5s or 1m',
     );
   }
   if (resolveIntervalMs < 100 || resolveIntervalMs > 2 ** 31 - 1) {
-    fail(
+    failEnv(
       'ANCHORD_GATEWAY_RESOLVE_INTERVAL',
       `resolve interval ${quote(intervalText)} is out of range (100ms to 24 days)`,
     );

@@ -4,11 +4,11 @@
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
-import { LabelwiseError } from '../base/errors.js';
+import { LabelwiseError } from '../base/index.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 import { paint, paintDiagnostic, printJson, renderTable } from './output.js';
-import { configureSubcommand, createProgram, runProgram } from './program.js';
+import { configureSubcommand, createProgram, repeatable, runProgram } from './program.js';
 
 const RUN_HELP = `
 Configuration comes only from the environment:
@@ -98,7 +98,7 @@ async function runDaemon(
   modeArgument?: string,
   doctorArguments?: readonly string[],
 ): Promise<number> {
-  const { runAnchorDaemon } = await import('../anchor/run.js');
+  const { runAnchorDaemon } = await import('../anchor/index.js');
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => controller.abort(signal);
   process.on('SIGTERM', onSignal);
@@ -129,8 +129,8 @@ async function check(
   io: CliIO,
 ): Promise<number> {
   // The static check's entry point: it never loads the daemon or the Docker client.
-  const { checkComposeProject, checkReportJson } = await import('../anchor/check.js');
-  const { openCheckInput } = await import('../anchor/io/compose-files.js');
+  const { checkComposeProject, checkReportJson, openCheckInput } =
+    await import('../anchor/index.js');
   const { countDiagnostics, escapeControl } = await import('../base/index.js');
   const input = openCheckInput(files, io.cwd);
   for (const [i, file] of input.files.entries()) {
@@ -203,7 +203,41 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
   return runProgram(program, args, exit);
 }
 
-/** The daemon modes: `run` (alias `network-anchor`), `service-anchor`, and the refused ones. */
+/** One daemon mode as a subcommand; `mode` is what the daemon is told it runs as. */
+interface DaemonCommand {
+  readonly name: string;
+  readonly description: string;
+  readonly help: string;
+  readonly mode: () => string | undefined;
+}
+
+/** A daemon mode's subcommand. Its logs are always JSON lines, so `--json` is taken and hidden. */
+function daemonCommand(
+  program: Command,
+  io: CliIO,
+  exit: { code: number },
+  spec: DaemonCommand,
+): Command {
+  const command = configureSubcommand(
+    program
+      .command(spec.name)
+      .description(spec.description)
+      .addOption(
+        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
+      )
+      .addHelpText('after', spec.help),
+    io,
+  );
+  command.action(async () => {
+    exit.code = await runDaemon(io, spec.mode());
+  });
+  return command;
+}
+
+/**
+ * The daemon modes: `run` (alias `network-anchor`), `service-anchor`, the sidecars
+ * `wrap-rebinder` and `external-rebinder`, `doctor`, and the refused ones.
+ */
 function registerDaemonCommands(
   program: Command,
   io: CliIO,
@@ -211,88 +245,16 @@ function registerDaemonCommands(
   args: readonly string[],
 ): void {
   // The mode may come first, as anchord takes it (`command: [service-anchor]` in Compose).
-  const daemon = configureSubcommand(
-    program
-      .command('run')
-      .alias('network-anchor')
-      .description(
-        'Run the anchor in the mode ANCHORD_MODE names (default network-anchor: discover labelled containers and program nftables DNAT).',
-      )
-      .addOption(
-        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
-      )
-      .addHelpText('after', RUN_HELP),
-    io,
-  );
-  daemon.action(async () => {
+  daemonCommand(program, io, exit, {
+    name: 'run',
+    description:
+      'Run the anchor in the mode ANCHORD_MODE names (default network-anchor: discover labelled containers and program nftables DNAT).',
+    help: RUN_HELP,
     // `anchor network-anchor` names its mode; `anchor run` leaves it to ANCHORD_MODE.
-    const invoked = args.find((arg) => !arg.startsWith('-'));
-    exit.code = await runDaemon(io, invoked === 'network-anchor' ? invoked : undefined);
-  });
-  const service = configureSubcommand(
-    program
-      .command('service-anchor')
-      .description(
-        "Run the service-anchor sidecar: point a backend's default route at the network anchor.",
-      )
-      .addOption(
-        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
-      )
-      .addHelpText('after', SERVICE_HELP),
-    io,
-  );
-  service.action(async () => {
-    exit.code = await runDaemon(io, 'service-anchor');
-  });
-  registerSidecarCommands(program, io, exit, args);
-  for (const mode of UNSUPPORTED_MODES) {
-    const refused = configureSubcommand(
-      program.command(mode, { hidden: true }).allowUnknownOption().allowExcessArguments(),
-      io,
-    );
-    refused.action(async () => {
-      exit.code = await runDaemon(io, mode);
-    });
-  }
-}
-
-/** `wrap-rebinder`, `external-rebinder` and `doctor`: anchord's sidecars and diagnostics. */
-function registerSidecarCommands(
-  program: Command,
-  io: CliIO,
-  exit: { code: number },
-  args: readonly string[],
-): void {
-  const wrap = configureSubcommand(
-    program
-      .command('wrap-rebinder')
-      .description(
-        'Run the wrap-rebinder sidecar: recreate container:<owner> siblings when their owner is recreated.',
-      )
-      .addOption(
-        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
-      )
-      .addHelpText('after', WRAP_HELP),
-    io,
-  );
-  wrap.action(async () => {
-    exit.code = await runDaemon(io, 'wrap-rebinder');
-  });
-  const external = configureSubcommand(
-    program
-      .command('external-rebinder')
-      .description(
-        'Run the external-rebinder sidecar: keep a follower attached to a network another stack recreates.',
-      )
-      .addOption(
-        new Option('--json', 'accepted for symmetry: logs are always JSON lines').hideHelp(),
-      )
-      .addHelpText('after', EXTERNAL_HELP),
-    io,
-  );
-  external.action(async () => {
-    exit.code = await runDaemon(io, 'external-rebinder');
-  });
+    mode: () =>
+      args.find((arg) => !arg.startsWith('-')) === 'network-anchor' ? 'network-anchor' : undefined,
+  }).alias('network-anchor');
+  for (const spec of SIDECARS) daemonCommand(program, io, exit, spec);
   const doctor = configureSubcommand(
     program
       .command('doctor')
@@ -306,7 +268,41 @@ function registerSidecarCommands(
     // Everything after `doctor` is its own, as anchord passes os.Args[2:] on.
     exit.code = await runDaemon(io, 'doctor', args.slice(args.indexOf('doctor') + 1));
   });
+  for (const mode of UNSUPPORTED_MODES) {
+    const refused = configureSubcommand(
+      program.command(mode, { hidden: true }).allowUnknownOption().allowExcessArguments(),
+      io,
+    );
+    refused.action(async () => {
+      exit.code = await runDaemon(io, mode);
+    });
+  }
 }
+
+/** The modes that run beside a network anchor, each named by its subcommand. */
+const SIDECARS: readonly DaemonCommand[] = [
+  {
+    name: 'service-anchor',
+    description:
+      "Run the service-anchor sidecar: point a backend's default route at the network anchor.",
+    help: SERVICE_HELP,
+    mode: () => 'service-anchor',
+  },
+  {
+    name: 'wrap-rebinder',
+    description:
+      'Run the wrap-rebinder sidecar: recreate container:<owner> siblings when their owner is recreated.',
+    help: WRAP_HELP,
+    mode: () => 'wrap-rebinder',
+  },
+  {
+    name: 'external-rebinder',
+    description:
+      'Run the external-rebinder sidecar: keep a follower attached to a network another stack recreates.',
+    help: EXTERNAL_HELP,
+    mode: () => 'external-rebinder',
+  },
+];
 
 /** `check`: the static check of a Compose project's anchors. */
 function registerCheckCommand(program: Command, io: CliIO, exit: { code: number }): void {
@@ -324,7 +320,7 @@ function registerCheckCommand(program: Command, io: CliIO, exit: { code: number 
       .option(
         '--profile <name>',
         'enable a Compose profile (repeatable; default: COMPOSE_PROFILES)',
-        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+        repeatable,
       )
       .option('--json', 'print the report as JSON')
       .addHelpText('after', CHECK_HELP),

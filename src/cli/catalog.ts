@@ -20,10 +20,12 @@ import {
 import type { Diagnostic } from '../base/index.js';
 import {
   catalogSchemas,
+  checkJson,
   immutableFieldDiagnostics,
   readAppsDir,
   readCatalogDir,
   readerDiagnostics,
+  renderJson,
   runCatalog,
   VPN_EGRESS_CHECK,
 } from '../catalog/index.js';
@@ -114,34 +116,25 @@ async function render(io: CliIO, dir: string, flags: { out: string; json?: boole
   const diagnostics = [...readerDiagnostics(reader, 0), ...result.diagnostics];
   if (out !== undefined && out.reader !== reader)
     pushAll(diagnostics, readerDiagnostics(out.reader, 0));
-  const failed = result.checks.filter((c) => !c.ok);
-  const counts = diagnosticsJson(diagnostics);
-  const ok = counts.errors === 0;
+  const body = renderJson(result, diagnostics);
   let written = 0;
-  if (ok) {
+  if (body.ok) {
     written = (await writeOwnedDirectory(outDir, result.files, writeOptions)).files;
   }
-  const services = ok ? result.rendered.map((r) => r.service) : [];
   if (flags.json) {
-    printJson(io, {
-      ok,
-      services,
-      files: ok ? Object.keys(result.files) : [],
-      checks: failed,
-      ...counts,
-    });
-    return ok ? EXIT.ok : EXIT.invalid;
+    printJson(io, body);
+    return body.ok ? EXIT.ok : EXIT.invalid;
   }
   printDiagnostics(io, diagnostics);
-  if (!ok) {
+  if (!body.ok) {
     io.stderr(
-      `nothing written: ${plural(counts.errors, 'error')}, ${plural(failed.length, 'failed check')}\n`,
+      `nothing written: ${plural(body.errors, 'error')}, ${plural(body.checks.length, 'failed check')}\n`,
     );
     return EXIT.invalid;
   }
   const changed = (result.diffs ?? []).length;
   io.stdout(
-    `rendered ${plural(services.length, 'service')}, ${plural(written, 'file')} into ${flags.out} (${plural(changed, 'file')} changed)\n`,
+    `rendered ${plural(body.services.length, 'service')}, ${plural(written, 'file')} into ${flags.out} (${plural(changed, 'file')} changed)\n`,
   );
   return EXIT.ok;
 }
@@ -181,18 +174,12 @@ async function check(
       ? []
       : immutableFieldDiagnostics(result, apps, flags.apps ?? '')),
   ];
+  const body = checkJson(result, diagnostics);
+  const { ok, diffs, errors } = body;
   const failed = result.checks.filter((c) => !c.ok);
-  const diffs = result.diffs ?? [];
-  const counts = diagnosticsJson(diagnostics);
-  const ok = counts.errors === 0 && diffs.length === 0;
-  const code = counts.errors > 0 ? EXIT.invalid : diffs.length > 0 ? EXIT.differences : EXIT.ok;
+  const code = errors > 0 ? EXIT.invalid : diffs.length > 0 ? EXIT.differences : EXIT.ok;
   if (flags.json) {
-    printJson(io, {
-      ok,
-      diffs: diffs.map((d) => ({ path: d.path, change: d.change, patch: d.patch })),
-      checks: result.checks,
-      ...counts,
-    });
+    printJson(io, body);
     return code;
   }
   printDiagnostics(io, diagnostics);
@@ -213,12 +200,12 @@ async function check(
             ? `${flags.apps} reproduces`
             : `${plural(diffs.length, 'file')} differ`,
         ]),
-    ...(counts.errors > 0 ? [plural(counts.errors, 'error')] : []),
+    ...(errors > 0 ? [plural(errors, 'error')] : []),
   ];
   io.stdout(
     `${ok ? paint(io, 'green', 'ok') : paint(io, 'red', 'FAILED')}: ${summary.join(', ')}\n`,
   );
-  if (diffs.length > 0 && counts.errors === 0) {
+  if (diffs.length > 0 && errors === 0) {
     io.stdout(
       `hint: run \`labelwise catalog render ${dir} --out ${flags.apps ?? 'APPS_DIR'}\` and commit the result\n`,
     );
@@ -284,10 +271,6 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
     });
 
   program.addHelpText('after', `\nExamples:\n  ${EXAMPLES.render}\n  ${EXAMPLES.check}\n`);
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.invalid;
-  }
   return runProgram(program, args, exit);
 }
 

@@ -4,9 +4,8 @@
  * `--json` (docs/errors.md): the formats here are made from that shape, so every check gets
  * SARIF, JUnit XML and the same exit rule without code of its own.
  */
-import { countDiagnostics, toJunit, toSarif } from '../base/index.js';
+import { LabelwiseError, countDiagnostics, toJunit, toSarif } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
-import { LabelwiseError } from '../base/errors.js';
 import type { CliIO } from './io.js';
 import { EXIT } from './io.js';
 

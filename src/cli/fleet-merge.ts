@@ -3,9 +3,7 @@
  * `fleet resolve` run (a CI matrix, an Indexed Job), joined into what one unsharded run prints.
  * Reading the files is here; the joining and its refusals are the fleet core's.
  */
-import { readFile } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
-import { LabelwiseError } from '../base/index.js';
+import { readUserFile } from '../base/index.js';
 import type { Diagnostic } from '../base/index.js';
 import { mergeShards, readShardOutput, shortDigest } from '../fleet/index.js';
 import type { MergedShards } from '../fleet/index.js';
@@ -17,16 +15,20 @@ import { EXIT } from './io.js';
 import { printJson } from './output.js';
 import { configureSubcommand } from './program.js';
 
-async function readShard(io: CliIO, name: string): Promise<string> {
-  try {
-    return await readFile(resolvePath(io.cwd, name), 'utf8');
-  } catch (error) {
-    throw new LabelwiseError(
-      'FLEET_SHARD_UNREADABLE',
-      `cannot read shard output ${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { source: { file: name }, kind: 'unavailable' },
-    );
-  }
+/**
+ * A shard output lists every host of its shard (a resolve shard: each host's manifest, a few KiB
+ * apiece), so its limit is well above the reader's default; a file above it is no shard output.
+ */
+const MAX_SHARD_BYTES = 256 * 1024 * 1024;
+
+/** One shard file, read as every file a flag names is: no device, FIFO or oversized file. */
+function readShard(io: CliIO, name: string): string {
+  return readUserFile(name, {
+    cwd: io.cwd,
+    what: 'shard output file',
+    maxBytes: MAX_SHARD_BYTES,
+    codes: { invalid: 'FLEET_NOT_A_SHARD', unreadable: 'FLEET_SHARD_UNREADABLE' },
+  });
 }
 
 /** The merged run as its command prints it without `--json`: problems, then the summary. */
@@ -65,7 +67,7 @@ export function registerMergeCommand(program: Command, io: CliIO, exit: { code: 
     )
     .action(async (names: string[], flags: JsonFlag) => {
       const outputs = [];
-      for (const name of names) outputs.push(readShardOutput(name, await readShard(io, name)));
+      for (const name of names) outputs.push(readShardOutput(name, readShard(io, name)));
       const merged = mergeShards(outputs);
       exit.code = merged.failed ? EXIT.invalid : EXIT.ok;
       if (flags.json === true) printJson(io, merged.json);

@@ -252,9 +252,5 @@ export async function run(args: readonly string[], io: CliIO): Promise<number> {
       .map((e) => `  ${e}`)
       .join('\n')}\n`,
   );
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.invalid;
-  }
   return runProgram(program, args, exit);
 }

@@ -19,7 +19,7 @@ import { EXIT } from './io.js';
 import { paint, printJson, renderTable } from './output.js';
 import { load, parseHeader, settingsOptions } from './policy-input.js';
 import type { SettingsFlags } from './policy-input.js';
-import { configureSubcommand } from './program.js';
+import { configureSubcommand, repeatable } from './program.js';
 
 interface RouteFlags extends SettingsFlags {
   from: string;
@@ -136,12 +136,7 @@ export function registerRoute(program: Command, io: CliIO, exit: { code: number 
       '--host <host>',
       'the :authority (default: the Service DNS name; for TLSRoutes the SNI)',
     )
-    .option(
-      '--header <name:value>',
-      'a request header (repeatable)',
-      (value: string, list: string[]) => [...list, value],
-      [] as string[],
-    )
+    .option('--header <name:value>', 'a request header (repeatable)', repeatable, [] as string[])
     .option(
       '--egress-namespace <ns>',
       'namespace of cluster-wide EgressNetworks (default: linkerd-egress)',

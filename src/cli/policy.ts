@@ -27,7 +27,7 @@ import { matrixCommand, registerMatrix } from './policy-matrix.js';
 import { paintDiagnostic } from './output.js';
 import { printDecision } from './policy-output.js';
 import { registerRoute } from './policy-route.js';
-import { configureSubcommand, createProgram, runProgram } from './program.js';
+import { configureSubcommand, createProgram, repeatable, runProgram } from './program.js';
 
 /**
  * Admission errors do not stop a simulation — Linkerd would have rejected those objects — but
@@ -217,12 +217,7 @@ function registerAuthorize(program: Command, io: CliIO, exit: { code: number }):
     .option('--method <method>', 'HTTP method', 'GET')
     .requiredOption('--path <path>', 'request path, optionally with ?query')
     .option('--host <host>', 'the :authority / Host header')
-    .option(
-      '--header <name:value>',
-      'a request header (repeatable)',
-      (value: string, list: string[]) => [...list, value],
-      [] as string[],
-    )
+    .option('--header <name:value>', 'a request header (repeatable)', repeatable, [] as string[])
     .option('--identity <id>', "the client's mTLS identity (omit for a plaintext client)")
     .requiredOption('--client-ip <ip>', "the client's address")
     .addOption(

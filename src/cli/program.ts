@@ -27,14 +27,12 @@ const HELP_WIDTH = 100;
  * run many commands in one process.
  */
 export function createProgram(name: string, description: string, io: CliIO): Command {
-  const program = new Command(name);
-  program
-    .description(description)
-    .exitOverride()
-    .configureOutput(outputFor(io))
-    .showHelpAfterError('(run with --help for usage)')
-    .allowExcessArguments(false);
-  return program;
+  return configureSubcommand(new Command(name).description(description), io);
+}
+
+/** Commander's collector for a repeatable option (`--header a --header b`): every value, in order. */
+export function repeatable(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 /** Applies {@link createProgram}'s settings to a subcommand (commander does not inherit them all). */
@@ -59,13 +57,10 @@ export async function runProgram(
     await program.parseAsync([...args], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (
-        error.code === 'commander.helpDisplayed' ||
-        error.code === 'commander.help' ||
-        error.code === 'commander.version'
-      ) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
         return EXIT.ok;
-      }
+      // `help` asked for is exit 0; a group run with no command prints the usage and exits 1.
+      if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.invalid;
       // Under --json (or --format sarif|junit) a usage error is a document of that format
       // too, so scripts never parse text and an uploaded report is never empty.
       const format = requestedFormat(args);

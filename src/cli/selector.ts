@@ -22,7 +22,7 @@ import { readLabels, readSelectorInputs, report, ReportedError, within } from '.
 import type { Input, LabelFlags, SelectorIO } from './selector-input.js';
 import { EXIT } from './io.js';
 import { printJson, renderTable } from './output.js';
-import { configureSubcommand, createProgram, runProgram } from './program.js';
+import { configureSubcommand, createProgram, repeatable, runProgram } from './program.js';
 import { printMatch } from './selector-match.js';
 
 interface SyntaxFlags {
@@ -46,7 +46,7 @@ function syntaxOptions(command: Command): Command {
     .option(
       '--file <path>',
       "read a selector from this file ('-' for stdin) instead of an argument; repeat for two",
-      (value: string, previous: string[]) => [...previous, value],
+      repeatable,
       [] as string[],
     )
     .option('--json', 'print JSON on stdout');
@@ -290,9 +290,5 @@ export async function run(args: readonly string[], io: SelectorIO): Promise<numb
     'after',
     "\nExample:\n  labelwise selector match 'app=web,env!=dev' --labels 'app=web' --explain",
   );
-  if (args.length === 0) {
-    io.stderr(program.helpInformation());
-    return EXIT.invalid;
-  }
   return runProgram(program, args, exit);
 }

@@ -2,8 +2,7 @@
  * Runs each module's build stage over the parts found in a repository. Only this folder and
  * `src/cli` see every module; the modules never import each other.
  */
-import { LabelwiseError } from '../base/errors.js';
-import { diagnosticFromError } from '../base/index.js';
+import { LabelwiseError, diagnosticFromError } from '../base/index.js';
 import type { ModuleName, RepoReader, StageResult } from '../base/index.js';
 import type { ListedProject } from '../anchor/index.js';
 import type { PolicyStageOptions } from '../policy/index.js';

@@ -1,7 +1,7 @@
 // Every `--json` shape the docs promise carries the fields the docs name. The shapes are data
 // (json-shapes.json), each case naming the docs section it comes from; each command runs
 // in-process on examples/homelab, or on a fixture made from it where the shape needs an input
-// the example lacks (a redirect route, a changed file, two git revisions).
+// the example lacks (a redirect route, an accepted finding, a changed file, two git revisions).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -115,6 +115,18 @@ function fixtures(dir: string): Record<string, string> {
   cpSync(join(HOMELAB, 'apps'), join(catalog, 'apps'), { recursive: true });
   appendFileSync(join(catalog, 'apps', 'blog', 'deployment-blog.yaml'), '# edited by hand\n');
 
+  const accepted = join(dir, 'policy-accepted');
+  cpSync(join(HOMELAB, 'policy'), accepted, { recursive: true });
+  const pods = join(accepted, 'pods.yaml');
+  const podsText = readFileSync(pods, 'utf8');
+  const annotated = podsText.replace(
+    '  name: authors-0\n  namespace: booksapp\n',
+    '  name: authors-0\n  namespace: booksapp\n  annotations:\n' +
+      '    ignore-check.labelwise.io/POLICY_PROBE_NOT_ROUTED: the probes are answered by the proxy\n',
+  );
+  assert.notEqual(annotated, podsText, 'the fixture edit must annotate the pod');
+  writeFileSync(pods, annotated);
+
   const fleet = committed('fleet-git', join(HOMELAB, 'fleet'));
   editLayer(fleet);
   const repo = committed('repo-git', HOMELAB);
@@ -122,6 +134,7 @@ function fixtures(dir: string): Record<string, string> {
   return {
     $HOMELAB: HOMELAB,
     $POLICY_EXTRA: policy,
+    $POLICY_ACCEPTED: accepted,
     $CATALOG_CHANGED: catalog,
     $FLEET_GIT: fleet,
     $REPO_GIT: repo,

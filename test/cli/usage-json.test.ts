@@ -23,3 +23,15 @@ test('without --json a usage error stays text on stderr', async () => {
   assert.equal(io.out, '');
   assert.match(io.err, /unknown option '--bogus'/);
 });
+
+test('a command group run with no command prints its usage and exits 1; help exits 0', async () => {
+  for (const group of ['anchor', 'catalog', 'fleet', 'policy', 'selector']) {
+    const none = memoryIO();
+    assert.equal(await run([group], none), 1, group);
+    assert.equal(none.out, '', group);
+    assert.match(none.err, new RegExp(`^Usage: labelwise ${group} `), group);
+    const help = memoryIO();
+    assert.equal(await run([group, 'help'], help), 0, `${group} help`);
+    assert.equal(await run([group, '--help'], memoryIO()), 0, `${group} --help`);
+  }
+});

@@ -1,6 +1,7 @@
 // Every CLI flag that names a file reads it under the reader's rules: a device (`/dev/zero`
 // never ends), a FIFO (it would wait for a writer) and a file over the flag's size limit are
-// refused with one line naming the file, never a stack trace or a hang.
+// refused with one line naming the file, never a stack trace or a hang. A positional file
+// (`fleet merge SHARD…`) is read the same way.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,6 +67,12 @@ const FLAGS: readonly FlagCase[] = [
     argv: (f) => ['policy', 'matrix', POLICY, '--expect', f, '--json'],
     tooLarge: 4 * 1024 * 1024 + 1,
     invalid: 'POLICY_EXPECTATION_INVALID',
+  },
+  {
+    name: 'fleet merge SHARD',
+    argv: (f) => ['fleet', 'merge', f, '--json'],
+    tooLarge: 256 * 1024 * 1024 + 1,
+    invalid: 'FLEET_NOT_A_SHARD',
   },
 ];
 

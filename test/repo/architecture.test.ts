@@ -13,7 +13,7 @@ async function violations(file: string, code: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: root });
   const [result] = await eslint.lintText(code, { filePath: join(root, file) });
   return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports')
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
     .map((m) => m.message);
 }
 
@@ -56,5 +56,31 @@ test('file, process and network I/O outside a module io/ folder fails the lint',
     (await violations('src/anchor/x.ts', "import Docker from 'dockerode';\nexport { Docker };\n"))
       .length,
     1,
+  );
+});
+
+test('repo and cli import a module through its index.ts, lazily or not', async () => {
+  const through = /through its index\.ts/;
+  const cases: [string, string][] = [
+    ['src/cli/x.ts', "export { LabelwiseError } from '../base/errors.js';\n"],
+    ['src/cli/x.ts', "export const load = () => import('../anchor/check.js');\n"],
+    ['src/repo/report/x.ts', "export * from '../../policy/matrix/matrix.js';\n"],
+    ['src/cli/fleet.ts', "export * from '../repo/io/git-snapshot.js';\n"],
+  ];
+  for (const [file, code] of cases)
+    assert.match((await violations(file, code))[0] ?? '', through, `${file}: ${code}`);
+  assert.deepEqual(
+    await violations(
+      'src/repo/report/x.ts',
+      "export * from '../../base/index.js';\nexport * from '../diff/model.js';\n" +
+        "export const load = () => import('../../anchor/index.js');\n",
+    ),
+    [],
+  );
+  // The start-up path may read base's files (their index loads the YAML library), no other's.
+  assert.deepEqual(await violations('src/cli/main.ts', "export * from '../base/errors.js';\n"), []);
+  assert.match(
+    (await violations('src/cli/main.ts', "export * from '../fleet/merge.js';\n"))[0] ?? '',
+    through,
   );
 });

@@ -2,7 +2,8 @@
  * The DHCP client's settings from the environment (`ANCHORD_ADDRESS_MODE=dhcp-refresh`), with
  * anchord's names and defaults. Pure; throws `ANCHOR_INVALID_CONFIG` naming the variable.
  */
-import { LabelwiseError, quote } from '../../base/errors.js';
+import { quote } from '../../base/errors.js';
+import { failEnv } from '../env-config.js';
 import type { Selector } from '../../selector/index.js';
 import { validGlobalIpv6, validIpv4 } from '../addresses.js';
 import { parseGoDuration } from '../duration.js';
@@ -26,21 +27,17 @@ const DEFAULT_BACKOFF_MAX = '5m';
 /** A hostname option must fit one option (255 bytes); DNS labels keep it far shorter. */
 const HOSTNAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]{0,252}[A-Za-z0-9])?$/;
 
-function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
-}
-
 /** Reads the DHCP settings; `scope` is the discovery scope (its first value names the anchor). */
 export function loadDhcpConfig(env: Env, scope: Selector | undefined): DhcpConfig {
   const project = (env.ANCHORD_PROJECT ?? '').trim() || (env.COMPOSE_PROJECT_NAME ?? '').trim();
   const hostname = dhcpHostname((env.ANCHORD_DHCP_HOSTNAME ?? '').trim(), project, scope);
   if (hostname === '')
-    fail(
+    failEnv(
       'ANCHORD_DHCP_HOSTNAME',
       'dhcp-refresh needs a DHCP hostname: ANCHORD_DHCP_HOSTNAME, the project, or a selector value',
     );
   if (!HOSTNAME.test(hostname))
-    fail(
+    failEnv(
       'ANCHORD_DHCP_HOSTNAME',
       `DHCP hostname ${quote(hostname.slice(0, 64))} is invalid`,
       'use letters, digits, ".", "-" and "_", starting and ending with a letter or digit',
@@ -48,7 +45,7 @@ export function loadDhcpConfig(env: Env, scope: Selector | undefined): DhcpConfi
   const text = (env.ANCHORD_DHCP_BACKOFF_MAX ?? '').trim() || DEFAULT_BACKOFF_MAX;
   const backoffMaxMs = parseGoDuration(text);
   if (backoffMaxMs === undefined || backoffMaxMs < 1 || backoffMaxMs > 2 ** 31 - 1)
-    fail(
+    failEnv(
       'ANCHORD_DHCP_BACKOFF_MAX',
       `invalid ANCHORD_DHCP_BACKOFF_MAX ${quote(text)}: expected a positive duration up to 24 days`,
       'seconds (300) or a duration like 5m',
@@ -66,14 +63,20 @@ function gatewayPinOf(text: string): string | undefined {
     const ipv4 = validIpv4(item);
     if (ipv4 !== undefined) {
       if (v4 !== undefined)
-        fail('ANCHORD_EXT_GATEWAY_IP', 'ANCHORD_EXT_GATEWAY_IP lists more than one IPv4 address');
+        failEnv(
+          'ANCHORD_EXT_GATEWAY_IP',
+          'ANCHORD_EXT_GATEWAY_IP lists more than one IPv4 address',
+        );
       v4 = ipv4;
     } else if (validGlobalIpv6(item) !== undefined) {
       if (v6)
-        fail('ANCHORD_EXT_GATEWAY_IP', 'ANCHORD_EXT_GATEWAY_IP lists more than one IPv6 address');
+        failEnv(
+          'ANCHORD_EXT_GATEWAY_IP',
+          'ANCHORD_EXT_GATEWAY_IP lists more than one IPv6 address',
+        );
       v6 = true;
     } else
-      fail(
+      failEnv(
         'ANCHORD_EXT_GATEWAY_IP',
         `ANCHORD_EXT_GATEWAY_IP=${quote(item.slice(0, 64))} is not a valid IP`,
       );

@@ -4,7 +4,8 @@
  * configuration and its start-up notices out, or the first problem thrown as a LabelwiseError
  * naming the variable.
  */
-import { LabelwiseError, quote } from '../../base/errors.js';
+import { quote } from '../../base/errors.js';
+import { failEnv } from '../env-config.js';
 import type { DockerEndpoint } from '../config.js';
 import { parseDockerHost, parseListenAddress } from '../config.js';
 import { parseGoDuration } from '../duration.js';
@@ -43,10 +44,6 @@ export interface ExternalRebinderConfig extends RebinderCommon {
   readonly selfProject: string;
 }
 
-function fail(env: string, message: string, hint?: string): never {
-  throw new LabelwiseError('ANCHOR_INVALID_CONFIG', message, { source: { env }, hint });
-}
-
 /** A Go duration or integer seconds, as anchord's parseDuration reads it; `fallback` when unset. */
 function duration(env: Env, name: string, fallback: number): number {
   const text = env[name] ?? '';
@@ -57,8 +54,8 @@ function duration(env: Env, name: string, fallback: number): number {
   const parsed = /^\d+$/.test(unsigned) ? Number(unsigned) * 1000 : parseGoDuration(unsigned);
   const ms = parsed === undefined ? undefined : sign * parsed;
   if (ms === undefined || !Number.isFinite(ms))
-    fail(name, `invalid ${name}: time: invalid duration ${quote(text)}`);
-  if (Math.abs(ms) > 2 ** 31 - 1) fail(name, `${name} ${quote(text)} is out of range (24 days)`);
+    failEnv(name, `invalid ${name}: time: invalid duration ${quote(text)}`);
+  if (Math.abs(ms) > 2 ** 31 - 1) failEnv(name, `${name} ${quote(text)} is out of range (24 days)`);
   return ms;
 }
 
@@ -68,7 +65,7 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (text === '') return fallback;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return fail(name, `invalid ${name}=${quote(text)}: must be true/false (or 1/0)`);
+  return failEnv(name, `invalid ${name}=${quote(text)}: must be true/false (or 1/0)`);
 }
 
 function common(env: Env, notices: Notice[]): RebinderCommon {
@@ -91,7 +88,7 @@ export function loadWrapRebinderConfig(env: Env): {
   const notices: Notice[] = [];
   const selfProject = (env.COMPOSE_PROJECT_NAME ?? '').trim();
   if (selfProject === '') {
-    fail(
+    failEnv(
       'COMPOSE_PROJECT_NAME',
       'COMPOSE_PROJECT_NAME must be set in wrap-rebinder mode (the sidecar scopes auto-discovery to its own project)',
       'run the rebinder as a service of the wrap-stack, or set COMPOSE_PROJECT_NAME to its project',
@@ -99,10 +96,10 @@ export function loadWrapRebinderConfig(env: Env): {
   }
   const pollIntervalMs = duration(env, 'ANCHORD_WRAP_POLL_INTERVAL', 30_000);
   if (pollIntervalMs <= 0)
-    fail('ANCHORD_WRAP_POLL_INTERVAL', 'ANCHORD_WRAP_POLL_INTERVAL must be positive');
+    failEnv('ANCHORD_WRAP_POLL_INTERVAL', 'ANCHORD_WRAP_POLL_INTERVAL must be positive');
   const restartTimeoutMs = duration(env, 'ANCHORD_WRAP_RESTART_TIMEOUT', 10_000);
   if (restartTimeoutMs <= 0)
-    fail('ANCHORD_WRAP_RESTART_TIMEOUT', 'ANCHORD_WRAP_RESTART_TIMEOUT must be positive');
+    failEnv('ANCHORD_WRAP_RESTART_TIMEOUT', 'ANCHORD_WRAP_RESTART_TIMEOUT must be positive');
   return {
     config: { ...common(env, notices), selfProject, pollIntervalMs, restartTimeoutMs },
     notices,
@@ -117,14 +114,17 @@ export function loadExternalRebinderConfig(env: Env): {
   const notices: Notice[] = [];
   const followNetwork = (env.ANCHORD_FOLLOW_NETWORK ?? '').trim();
   if (followNetwork === '')
-    fail('ANCHORD_FOLLOW_NETWORK', 'ANCHORD_FOLLOW_NETWORK must be set in external-rebinder mode');
+    failEnv(
+      'ANCHORD_FOLLOW_NETWORK',
+      'ANCHORD_FOLLOW_NETWORK must be set in external-rebinder mode',
+    );
   const followTarget = (env.ANCHORD_FOLLOW_TARGET ?? '').trim();
   if (followTarget === '')
-    fail('ANCHORD_FOLLOW_TARGET', 'ANCHORD_FOLLOW_TARGET must be set in external-rebinder mode');
+    failEnv('ANCHORD_FOLLOW_TARGET', 'ANCHORD_FOLLOW_TARGET must be set in external-rebinder mode');
   const restart = boolean(env, 'ANCHORD_FOLLOW_RESTART', false);
   const eventBackoffMs = duration(env, 'ANCHORD_FOLLOW_EVENT_BACKOFF', 2_000);
   if (eventBackoffMs < 0)
-    fail('ANCHORD_FOLLOW_EVENT_BACKOFF', 'ANCHORD_FOLLOW_EVENT_BACKOFF must be non-negative');
+    failEnv('ANCHORD_FOLLOW_EVENT_BACKOFF', 'ANCHORD_FOLLOW_EVENT_BACKOFF must be non-negative');
   return {
     config: {
       ...common(env, notices),

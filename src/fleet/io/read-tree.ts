@@ -36,7 +36,7 @@ export interface FleetTree {
 }
 
 /** The reader's own codes, as the fleet module has always named them. */
-const RENAMED: Readonly<Record<string, string>> = {
+const RENAMED: Readonly<Partial<Record<Code, Code>>> = {
   READ_UNREADABLE: 'FLEET_UNREADABLE',
   READ_NOT_A_DIRECTORY: 'FLEET_NOT_A_DIRECTORY',
 };
@@ -49,8 +49,8 @@ export function openFleetReader(dir: string): RepoReader {
   try {
     return RepoReader.open(dir, { maxFileBytes: MAX_FILE_BYTES });
   } catch (error) {
-    if (error instanceof LabelwiseError && RENAMED[error.code] !== undefined) {
-      const code = RENAMED[error.code] as Code;
+    const code = error instanceof LabelwiseError ? RENAMED[error.code] : undefined;
+    if (error instanceof LabelwiseError && code !== undefined) {
       throw new LabelwiseError(code, error.message, {
         source: error.source,
         hint:

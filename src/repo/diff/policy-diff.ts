@@ -115,54 +115,55 @@ function flowCells(matrix: PolicyMatrix | undefined): Map<string, FlowCell> {
   return out;
 }
 
+/** A cell whose value differs between two revisions, and the two sides it was read from. */
+interface Flip<C> {
+  readonly change: Pick<MatrixCellChange, 'target' | 'client' | 'before' | 'after'>;
+  readonly x: C | undefined;
+  readonly y: C | undefined;
+  readonly cell: C;
+}
+
+/** The cells of two revisions whose value (`value` of a missing cell too) differs, in key order. */
+function flips<C extends { readonly target: string; readonly client: string }>(
+  a: ReadonlyMap<string, C>,
+  b: ReadonlyMap<string, C>,
+  value: (cell: C | undefined) => string,
+): Flip<C>[] {
+  const out: Flip<C>[] = [];
+  for (const key of [...new Set([...a.keys(), ...b.keys()])].sort(compareText)) {
+    const x = a.get(key);
+    const y = b.get(key);
+    const before = value(x);
+    const after = value(y);
+    if (before === after) continue;
+    const cell = (y ?? x) as C;
+    out.push({ change: { target: cell.target, client: cell.client, before, after }, x, y, cell });
+  }
+  return out;
+}
+
 /** Outbound flows whose line differs, appears or goes, per client namespace. */
 function diffFlows(
   before: PolicyMatrix | undefined,
   after: PolicyMatrix | undefined,
 ): MatrixCellChange[] {
-  const a = flowCells(before);
-  const b = flowCells(after);
-  const changes: MatrixCellChange[] = [];
-  for (const key of [...new Set([...a.keys(), ...b.keys()])].sort(compareText)) {
-    const x = a.get(key);
-    const y = b.get(key);
-    const was = x?.summary ?? NO_FLOW;
-    const now = y?.summary ?? NO_FLOW;
-    if (was === now) continue;
-    const cell = (y ?? x) as FlowCell;
-    changes.push({
-      target: cell.target,
-      client: cell.client,
-      before: was,
-      after: now,
+  return flips(flowCells(before), flowCells(after), (c) => c?.summary ?? NO_FLOW).map(
+    ({ change, cell }): MatrixCellChange => ({
+      ...change,
       cause: cell.cause,
       causeKind: 'outbound',
-    });
-  }
-  return changes;
+    }),
+  );
 }
 
 export function diffMatrix(from: unknown, to: unknown): MatrixCellChange[] {
   const [before, after] = sharedMatrices(from, to);
   const a = cellsOf(before) ?? new Map<string, Cell>();
   const b = cellsOf(after) ?? new Map<string, Cell>();
-  const changes: MatrixCellChange[] = [];
-  for (const key of [...new Set([...a.keys(), ...b.keys()])].sort(compareText)) {
-    const x = a.get(key);
-    const y = b.get(key);
-    // A row that appears or goes is a route (or port) the change adds or removes: "404".
-    const was = x?.decision ?? '404';
-    const now = y?.decision ?? '404';
-    if (was === now) continue;
-    const cell = (y ?? x) as Cell;
-    changes.push({
-      target: cell.target,
-      client: cell.client,
-      before: was,
-      after: now,
-      ...causeOf(x, y),
-    });
-  }
+  // A row that appears or goes is a route (or port) the change adds or removes: "404".
+  const changes = flips(a, b, (c) => c?.decision ?? '404').map(
+    ({ change, x, y }): MatrixCellChange => ({ ...change, ...causeOf(x, y) }),
+  );
   pushAll(changes, diffFlows(before, after));
   return changes;
 }
