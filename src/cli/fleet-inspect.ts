@@ -5,13 +5,15 @@
 import { resolve as resolvePath } from 'node:path';
 import { LabelwiseError, escapeControl } from '../base/index.js';
 import {
+  affectedJson,
   affectedNotes,
+  explainJson,
   explainResource,
   fleetChanges,
-  fleetDiagnosticsJson,
   formatChangesMarkdown,
   formatChangesText,
   hostIndex,
+  hostsJson,
   layerHint,
   loadFleetAt,
   loadFleetDir,
@@ -20,7 +22,13 @@ import {
   selectorOf,
   shortDigest,
 } from '../fleet/index.js';
-import type { FleetProblem, HostChanges, LayerDoc, ResourceExplanation } from '../fleet/index.js';
+import type {
+  FleetProblem,
+  HostChanges,
+  LayerDoc,
+  ListedHost,
+  ResourceExplanation,
+} from '../fleet/index.js';
 import { SYNTAXES } from '../selector/index.js';
 import { EXAMPLES, colourProblem, load, reportLoadErrors, show } from './fleet-support.js';
 import type { JsonFlag } from './fleet-support.js';
@@ -61,13 +69,7 @@ function explainCommand(program: Command, io: CliIO, exit: { code: number }): vo
       exit.code =
         result.applies && manifest.problems.length === 0 && !loadErrors ? EXIT.ok : EXIT.invalid;
       if (flags.json) {
-        printJson(io, {
-          ...result,
-          ...fleetDiagnosticsJson([
-            ...fleet.problems.filter((p) => p.severity === 'error'),
-            ...manifest.problems,
-          ]),
-        });
+        printJson(io, explainJson(fleet, manifest, result));
         return;
       }
       printExplanation(io, result, manifest.problems, flags.host);
@@ -203,24 +205,14 @@ function hostsCommand(program: Command, io: CliIO, exit: { code: number }): void
           selector === undefined
             ? fleet.hosts.map((h) => h.name)
             : hostIndex(fleet).select(selector);
-        const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
-        const hosts = names.map((name) => {
-          const labels = { ...(byName.get(name)?.labels ?? {}) };
-          return { name, labels };
-        });
+        const json = hostsJson(fleet, names, { layer, selector: flags.selector });
         // A Layer with errors applies to no host; that is not an answer about its matcher.
-        if (layer?.invalid === true) exit.code = EXIT.invalid;
+        if (json.invalid === true) exit.code = EXIT.invalid;
         if (flags.json) {
-          printJson(io, {
-            ...(layer === undefined ? {} : { layer: layer.name }),
-            ...(flags.selector === undefined ? {} : { selector: flags.selector }),
-            hosts,
-            ...(layer?.invalid === true ? { invalid: true } : {}),
-            ...fleetDiagnosticsJson(fleet.problems.filter((p) => p.severity === 'error')),
-          });
+          printJson(io, json);
           return;
         }
-        printHosts(io, hosts, fleet.hosts.length, layer, flags.selector !== undefined);
+        printHosts(io, json.hosts, fleet.hosts.length, layer, flags.selector !== undefined);
         if (loadErrors && exit.code === EXIT.ok && layer === undefined && selector === undefined)
           exit.code = EXIT.invalid;
       },
@@ -230,7 +222,7 @@ function hostsCommand(program: Command, io: CliIO, exit: { code: number }): void
 /** Text for {@link hostsCommand}: one host a line, and how many of all were reached. */
 function printHosts(
   io: CliIO,
-  hosts: readonly { name: string; labels: Record<string, string> }[],
+  hosts: readonly ListedHost[],
   total: number,
   layer: LayerDoc | undefined,
   bySelector: boolean,
@@ -304,17 +296,10 @@ function affectedCommand(program: Command, io: CliIO, exit: { code: number }): v
           after,
           flags.host === undefined ? {} : { hosts: [flags.host] },
         );
-        const affected = changes.filter((h) => h.status !== 'unchanged').length;
-        if (flags.exitCode === true && affected > 0) exit.code = EXIT.differences;
+        const json = affectedJson(changes, before, after);
+        if (flags.exitCode === true && json.affected > 0) exit.code = EXIT.differences;
         if (flags.json) {
-          printJson(io, {
-            affected,
-            total: changes.length,
-            hosts: changes,
-            ...fleetDiagnosticsJson(
-              [before, after].flatMap((f) => f.problems.filter((p) => p.severity === 'error')),
-            ),
-          });
+          printJson(io, json);
           return;
         }
         for (const note of affectedNotes(repo, flags, before, after)) io.stderr(note);
@@ -322,7 +307,7 @@ function affectedCommand(program: Command, io: CliIO, exit: { code: number }): v
           io.stdout(formatChangesMarkdown(changes));
           return;
         }
-        printAffected(io, changes, affected);
+        printAffected(io, changes, json.affected);
       },
     );
 }

@@ -6,22 +6,20 @@
  */
 import { LabelwiseError } from '../base/index.js';
 import {
-  SCHEMA_VERSION,
-  fleetDiagnosticsJson,
-  fleetRevision,
-  hostIndex,
-  manifestJson,
+  layerReach,
   prepareFleet,
   resolveHost,
+  resolvedHostJson,
+  resolvedHostsJson,
   shardHosts,
   shardOfRun,
   shortDigest,
   threadsOf,
   validateInParallel,
+  validateJson,
 } from '../fleet/index.js';
 import type { Command } from 'commander';
 import type {
-  FleetProblem,
   FleetSource,
   HostManifest,
   Shard,
@@ -81,15 +79,6 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
     });
 }
 
-/** What a shard's `--json` adds: which shard, and what it was computed from (for `fleet merge`). */
-function shardJson(source: FleetSource, shard: Shard | undefined): Record<string, string> {
-  if (shard === undefined) return {};
-  return {
-    shard: `${shard.index}/${shard.count}`,
-    revision: fleetRevision(source.files, source.options, source.fleet.contents),
-  };
-}
-
 const SHARDS_HELP =
   'run shard I of N, N given here and I read from JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it)';
 
@@ -100,28 +89,12 @@ function printValidation(
   shard: Shard | undefined,
   json: boolean,
 ): void {
-  const fleet = source.fleet;
-  const index = hostIndex(fleet);
-  const layerHosts = fleet.layers.map((l) => ({
-    name: l.name,
-    precedence: l.precedence,
-    hosts: l.invalid === true ? 0 : index.select(l.selector).length,
-  }));
   if (json) {
-    printJson(io, {
-      fleet: fleet.fleet?.name ?? null,
-      schema: SCHEMA_VERSION,
-      ...shardJson(source, shard),
-      hosts: report.hosts,
-      layers: report.layers,
-      resources: report.resources,
-      layerHosts,
-      ...fleetDiagnosticsJson(report.problems),
-      digests: report.digests,
-    });
+    printJson(io, validateJson(source, report, shard));
     return;
   }
-  io.stdout(validateHeader(fleet, report.hosts, shard, layerHosts));
+  const fleet = source.fleet;
+  io.stdout(validateHeader(fleet, report.hosts, shard, layerReach(fleet)));
   for (const p of report.problems) io.stdout(`${colourProblem(io, p)}\n`);
   if (report.warnings > 0)
     io.stdout(`${report.warnings} warning${report.warnings === 1 ? '' : 's'}\n`);
@@ -155,7 +128,6 @@ function resolveCommand(program: Command, io: CliIO, exit: { code: number }): vo
       const source = await loadSource(io, repo);
       const fleet = source.fleet;
       const loadErrors = reportLoadErrors(io, fleet, flags.json === true);
-      const repository = fleet.problems.filter((p) => p.severity === 'error');
       const prepared = prepareFleet(fleet);
       const names =
         flags.host !== undefined
@@ -168,35 +140,15 @@ function resolveCommand(program: Command, io: CliIO, exit: { code: number }): vo
       const failed = manifests.some((m) => m.problems.length > 0);
       exit.code = loadErrors || failed ? EXIT.invalid : EXIT.ok;
       if (flags.json)
-        printResolvedJson(io, manifests, repository, flags.host, shardJson(source, shard));
+        printJson(
+          io,
+          flags.host === undefined
+            ? resolvedHostsJson(source, manifests, shard)
+            : resolvedHostJson(fleet, manifests[0] as HostManifest),
+        );
       else if (flags.host === undefined) printResolvedHosts(io, manifests);
       else printManifest(io, manifests[0] as HostManifest);
     });
-}
-
-function printResolvedJson(
-  io: CliIO,
-  manifests: readonly HostManifest[],
-  repository: readonly FleetProblem[],
-  host: string | undefined,
-  shard: Record<string, string>,
-): void {
-  if (host !== undefined) {
-    const manifest = manifests[0] as HostManifest;
-    printJson(io, {
-      ...manifestJson(manifest),
-      ...fleetDiagnosticsJson([...repository, ...manifest.problems]),
-    });
-    return;
-  }
-  printJson(io, {
-    ...shard,
-    hosts: manifests.map(manifestJson),
-    ...fleetDiagnosticsJson([
-      ...repository,
-      ...manifests.flatMap((m) => m.problems.map((p) => ({ ...p, host: m.host }))),
-    ]),
-  });
 }
 
 /** Every host of a shard, one line each; problems on stderr. */

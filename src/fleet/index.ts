@@ -30,12 +30,26 @@ export { describeField, formatChangesMarkdown, formatChangesText } from './chang
 export type { Shard } from './shard.js';
 export { parseShard, shardHosts, shardOf } from './shard.js';
 export { MAX_PLAIN, hostFileName, hostOutputPath } from './host-files.js';
-export { fleetDiagnosticsJson, problemDiagnostic } from './report-json.js';
+export type { LayerReach, ValidateJson } from './report-json.js';
+export {
+  fleetDiagnosticsJson,
+  layerReach,
+  problemDiagnostic,
+  validateJson,
+} from './report-json.js';
+export type {
+  AffectedJson,
+  ExplainJson,
+  HostsJson,
+  HostsQuery,
+  ListedHost,
+} from './inspect-json.js';
+export { affectedJson, explainJson, hostsJson } from './inspect-json.js';
 export { FLEET_CODES } from './codes.js';
 export type { FleetCode } from './codes.js';
 export { SCHEMA_VERSION } from './documents/parse-document.js';
-export type { ManifestJson } from './manifest-json.js';
-export { manifestJson } from './manifest-json.js';
+export type { ManifestJson, ResolvedHostsJson } from './manifest-json.js';
+export { manifestJson, resolvedHostJson, resolvedHostsJson } from './manifest-json.js';
 export { loadFleetDir, loadFleetAt, loadFleetSource } from './io/load-dir.js';
 export type { FleetSource } from './io/load-dir.js';
 export {
@@ -52,6 +66,7 @@ export { affectedNotes, layerHint, selectorOf, threadsOf } from './command-input
 export { DATUM_SCHEMA_ID, datumDocumentSchema } from './documents/json-schema.js';
 export type { ShardFlags } from './shard.js';
 export { shardOfRun } from './shard.js';
+export type { ShardJson } from './revision.js';
 export { fleetRevision } from './revision.js';
 export type { MergedShards, ShardKind, ShardOutput } from './merge.js';
 export { mergeShards, readShardOutput } from './merge.js';

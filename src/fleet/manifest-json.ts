@@ -1,7 +1,14 @@
-/** The `--json` shape of a resolved manifest (spec: `fleet resolve`), also written by `build`. */
-import type { DesiredMap, HostManifest } from './model.js';
-import type { Diagnostic } from '../base/index.js';
-import { fleetDiagnosticsJson } from './report-json.js';
+/**
+ * The `--json` shape of a resolved manifest (spec: `fleet resolve`), also written by `build`, and
+ * what `fleet resolve --json` prints around it: one host, or every host (of a shard).
+ */
+import type { DesiredMap, Fleet, HostManifest } from './model.js';
+import type { Diagnostic, DiagnosticsJson } from '../base/index.js';
+import type { FleetSource } from './io/load-dir.js';
+import { fleetDiagnosticsJson, repositoryErrors } from './report-json.js';
+import { shardJson } from './revision.js';
+import type { ShardJson } from './revision.js';
+import type { Shard } from './shard.js';
 
 export interface ManifestJson {
   readonly host: string;
@@ -47,4 +54,33 @@ export function manifestJson(manifest: HostManifest): ManifestJson {
     })),
   };
   return { ...out, ...fleetDiagnosticsJson(manifest.problems) };
+}
+
+/** `fleet resolve --host H --json`: the manifest, with the repository's errors in `diagnostics`. */
+export function resolvedHostJson(fleet: Fleet, manifest: HostManifest): ManifestJson {
+  return {
+    ...manifestJson(manifest),
+    ...fleetDiagnosticsJson([...repositoryErrors(fleet), ...manifest.problems]),
+  };
+}
+
+/** `fleet resolve --json` without `--host`; `shard` and `revision` only when sharded. */
+export interface ResolvedHostsJson extends ShardJson, DiagnosticsJson {
+  readonly hosts: readonly ManifestJson[];
+}
+
+/** Every host's manifest (of a shard); each host's problems name it in their witness. */
+export function resolvedHostsJson(
+  source: FleetSource,
+  manifests: readonly HostManifest[],
+  shard: Shard | undefined,
+): ResolvedHostsJson {
+  return {
+    ...shardJson(source, shard),
+    hosts: manifests.map(manifestJson),
+    ...fleetDiagnosticsJson([
+      ...repositoryErrors(source.fleet),
+      ...manifests.flatMap((m) => m.problems.map((p) => ({ ...p, host: m.host }))),
+    ]),
+  };
 }

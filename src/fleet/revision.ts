@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { compareText } from '../base/index.js';
 import type { FleetFile, LoadOptions } from './documents/load-fleet.js';
+import type { FleetSource } from './io/load-dir.js';
+import type { Shard } from './shard.js';
 
 /** `sha256:<64 hex>` over everything the run read. Independent of the order it was read in. */
 export function fleetRevision(
@@ -25,4 +27,22 @@ export function fleetRevision(
   const hash = createHash('sha256');
   for (const line of lines) hash.update(`${line}\n`, 'utf8');
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** What a sharded `--json` adds after its first keys: which shard, and the run's revision. */
+export interface ShardJson {
+  readonly shard?: string;
+  readonly revision?: string;
+}
+
+/**
+ * The shard fields of `fleet validate` and `fleet resolve` (`fleet merge` compares them), empty
+ * for an unsharded run: the revision is only worth hashing every file for when shards are joined.
+ */
+export function shardJson(source: FleetSource, shard: Shard | undefined): ShardJson {
+  if (shard === undefined) return {};
+  return {
+    shard: `${shard.index}/${shard.count}`,
+    revision: fleetRevision(source.files, source.options, source.fleet.contents),
+  };
 }
