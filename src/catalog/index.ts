@@ -38,7 +38,13 @@ export { readCatalogDir, readAppsDir, readerDiagnostics } from './io/read-files.
 export type { CatalogStageOptions } from './stage.js';
 export { buildCatalogStage } from './stage.js';
 export type { GraphEdge, GraphNode, ServiceGraph } from './graph/service-graph.js';
-export { serviceGraph, serviceGraphSvg } from './graph/service-graph.js';
+export { serviceGraph } from './graph/service-graph.js';
+export type {
+  GraphLegendEntry,
+  ServiceGraphDrawing,
+  ServiceGraphSvgOptions,
+} from './graph/graph-svg.js';
+export { drawServiceGraph, serviceGraphSvg } from './graph/graph-svg.js';
 export { serviceGraphData } from './graph/graph-data.js';
 export type { Flow, Reachability } from './conformance/reachability.js';
 export { proveReachability } from './conformance/check-reachability.js';
