@@ -29,8 +29,12 @@ export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
 export { catalogDiagnostic, immutableFieldDiagnostics, runCatalog } from './pipeline.js';
 export type { CheckJson, RenderJson } from './output/run-json.js';
 export { checkJson, renderJson } from './output/run-json.js';
-export type { ImmutableChange } from './apply/immutable-fields.js';
-export { compareObject, immutableChanges } from './apply/immutable-fields.js';
+export type { ImmutableChange, ImmutableFieldContext } from './apply/immutable-fields.js';
+export {
+  compareObject,
+  immutableChanges,
+  immutableFieldDiagnostic,
+} from './apply/immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
 export type { CatalogCode } from './codes.js';
 export { catalogSchemas, readSchema as readCatalogSchema } from './io/schemas.js';
