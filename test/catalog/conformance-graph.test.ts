@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drawServiceGraph, serviceGraphData, serviceGraphSvg } from '../../src/catalog/index.js';
-import type { ServiceGraph } from '../../src/catalog/index.js';
+import { busyGraph } from '../support/graphs.js';
 import { runExample } from './helpers.js';
 
 const example = runExample(false);
@@ -44,32 +44,6 @@ test('node labels are escaped, control characters dropped', () => {
   assert.match(svg, /&lt;script&gt;/);
   assert.match(svg, /data-id="&lt;x&gt;&amp;&quot;&#39;"/);
 });
-
-/** Ten services each reached by the Gateway and Prometheus and reaching DNS and the world. */
-function busyGraph(): ServiceGraph {
-  const services = Array.from({ length: 10 }, (_, i) => `svc-${i}`);
-  return {
-    nodes: [
-      { id: 'gateway', label: 'gateway', kind: 'platform' },
-      { id: 'prometheus', label: 'prometheus', kind: 'platform' },
-      ...services.map((id) => ({
-        id,
-        label: id,
-        kind: 'service' as const,
-        exposure: 'internal' as const,
-        egress: 'internet' as const,
-      })),
-      { id: 'dns', label: 'dns', kind: 'platform' },
-      { id: 'world', label: 'outside world', kind: 'outside' },
-    ],
-    edges: [
-      ...services.map((id) => ({ from: 'gateway', to: id, ports: 'TCP/8080' })),
-      ...services.map((id) => ({ from: 'prometheus', to: id, ports: 'TCP/9090' })),
-      ...services.map((id) => ({ from: id, to: 'world', ports: 'SCTP/1-65535, TCP/1-65535' })),
-      ...services.map((id) => ({ from: id, to: 'dns', ports: 'TCP/53, UDP/53' })),
-    ],
-  };
-}
 
 test('a flow whose label finds no free place is a badge; a picture of its own draws the legend', () => {
   const graph = busyGraph();
