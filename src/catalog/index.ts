@@ -29,8 +29,12 @@ export type { CatalogRun, RunCatalogOptions } from './pipeline.js';
 export { catalogDiagnostic, immutableFieldDiagnostics, runCatalog } from './pipeline.js';
 export type { CheckJson, RenderJson } from './output/run-json.js';
 export { checkJson, renderJson } from './output/run-json.js';
-export type { ImmutableChange } from './apply/immutable-fields.js';
-export { compareObject, immutableChanges } from './apply/immutable-fields.js';
+export type { ImmutableChange, ImmutableFieldContext } from './apply/immutable-fields.js';
+export {
+  compareObject,
+  immutableChanges,
+  immutableFieldDiagnostic,
+} from './apply/immutable-fields.js';
 export { CATALOG_CODES } from './codes.js';
 export type { CatalogCode } from './codes.js';
 export { catalogSchemas, readSchema as readCatalogSchema } from './io/schemas.js';
@@ -38,7 +42,13 @@ export { readCatalogDir, readAppsDir, readerDiagnostics } from './io/read-files.
 export type { CatalogStageOptions } from './stage.js';
 export { buildCatalogStage } from './stage.js';
 export type { GraphEdge, GraphNode, ServiceGraph } from './graph/service-graph.js';
-export { serviceGraph, serviceGraphSvg } from './graph/service-graph.js';
+export { serviceGraph } from './graph/service-graph.js';
+export type {
+  GraphLegendEntry,
+  ServiceGraphDrawing,
+  ServiceGraphSvgOptions,
+} from './graph/graph-svg.js';
+export { drawServiceGraph, serviceGraphSvg } from './graph/graph-svg.js';
 export { serviceGraphData } from './graph/graph-data.js';
 export type { Flow, Reachability } from './conformance/reachability.js';
 export { proveReachability } from './conformance/check-reachability.js';

@@ -92,7 +92,7 @@ test('catalog check exits 1 and names the field and the acknowledgement', async 
   assert.equal(await run(['check', 'catalog', '--apps', 'apps'], io), 1);
   assert.match(
     io.err,
-    /apps\/plex\/persistentvolumeclaim-config\.yaml: error CATALOG_IMMUTABLE_FIELD \[PersistentVolumeClaim plex\/config\]: shrinks the claim \(20Gi → 10Gi\)/,
+    /apps\/plex\/persistentvolumeclaim-config\.yaml: error CATALOG_IMMUTABLE_FIELD \[PersistentVolumeClaim plex\/config\]: shrinks the claim \(20Gi → 10Gi\); the API server only lets a claim grow; applying this render would fail \(at spec\.resources\.requests\.storage\)$/m,
   );
   assert.match(
     io.err,

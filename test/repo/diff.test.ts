@@ -161,6 +161,35 @@ test('a change the API server would refuse (shrinking a claim) is an apply-time 
     const report = JSON.parse(result.out) as RepoDiff;
     const hazards = report.catalog.hazards.map((d) => `${d.code} ${d.severity} ${d.path}`);
     assert.deepEqual(hazards, ['CATALOG_IMMUTABLE_FIELD error spec.resources.requests.storage']);
-    assert.match(report.catalog.hazards[0]?.message ?? '', /shrinks the claim \(20Gi → 10Gi\)/);
+    // The wording is catalog check's own: both report through one builder.
+    assert.equal(
+      report.catalog.hazards[0]?.message,
+      'shrinks the claim (20Gi → 10Gi); the API server only lets a claim grow; applying this render would fail',
+    );
+    assert.match(
+      report.catalog.hazards[0]?.hint ?? '',
+      /^migrate the data, then set availability\.acknowledgeStorageMigration: true in the service's definition/,
+    );
+  });
+});
+
+test('an acknowledged storage migration is a warning in the diff, as in catalog check', async (t) => {
+  if (skipWithout(t, 'git')) return;
+  await withHistory(async (dir) => {
+    await editFile(join(dir, 'catalog', 'plex.yaml'), 'size: 20Gi', 'size: 10Gi');
+    await editFile(
+      join(dir, 'catalog', 'plex.yaml'),
+      'auth:\n',
+      'availability: { acknowledgeStorageMigration: true }\nauth:\n',
+    );
+    const result = await diff(dir, '--from', 'HEAD', '--json');
+    const report = JSON.parse(result.out) as RepoDiff;
+    const hazard = report.catalog.hazards.find((d) => d.path === 'spec.resources.requests.storage');
+    assert.equal(hazard?.severity, 'warning', result.err);
+    assert.equal(
+      hazard?.message,
+      'shrinks the claim (20Gi → 10Gi); the API server only lets a claim grow; acknowledged: the object is rendered for recreation (availability.acknowledgeStorageMigration)',
+    );
+    assert.equal(hazard?.hint, undefined);
   });
 });

@@ -12,10 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import type { Diagnostic } from '../../src/base/index.js';
-import type { ServiceGraph } from '../../src/catalog/index.js';
 import { buildReport, renderReportHtml } from '../../src/repo/index.js';
 import type { StageRun } from '../../src/repo/index.js';
 import { CHROMIUM, CHROMIUM_ARGS, skipWithout } from '../support/capabilities.js';
+import { busyGraph } from '../support/graphs.js';
 import { withTempDir } from '../support/temp.js';
 
 const MESSAGE =
@@ -52,33 +52,6 @@ const runs: StageRun[] = [
     result: { diagnostics: [], outputs: {}, counts: { files: 14, servers: 9, routes: 31 } },
   },
 ];
-
-/** A busy graph: ten services reaching the outside world on every port. */
-function busyGraph(): ServiceGraph {
-  const services = Array.from({ length: 10 }, (_, i) => `svc-${i}`);
-  return {
-    nodes: [
-      { id: 'gateway', label: 'gateway', kind: 'platform' },
-      { id: 'prometheus', label: 'prometheus', kind: 'platform' },
-      ...services.map((id) => ({
-        id,
-        label: id,
-        kind: 'service' as const,
-        exposure: 'internal' as const,
-        egress: 'internet' as const,
-      })),
-      { id: 'dns', label: 'dns', kind: 'platform' },
-      { id: 'world', label: 'outside world', kind: 'outside' },
-    ],
-    edges: [
-      ...services.map((id) => ({ from: 'gateway', to: id, ports: 'TCP/8080' })),
-      ...services.map((id) => ({ from: 'prometheus', to: id, ports: 'TCP/9090' })),
-      ...services.map((id) => ({ from: id, to: 'world', ports: 'SCTP/1-65535, TCP/1-65535' })),
-      ...services.map((id) => ({ from: id, to: 'dns', ports: 'TCP/53, UDP/53' })),
-      { from: 'svc-0', to: 'svc-1', ports: 'TCP/5432' },
-    ],
-  };
-}
 
 async function withPage(
   width: number,

@@ -147,6 +147,44 @@ export function immutableChanges(
   return out;
 }
 
+/** Where a change is reported, and whether its service acknowledges the migration. */
+export interface ImmutableFieldContext {
+  /** The file as the user names it. */
+  readonly file: string;
+  /** `availability.acknowledgeStorageMigration: true`: the object is rendered for recreation. */
+  readonly acknowledged: boolean;
+  /** The service's definition file, for the hint; a generic phrase stands in when unknown. */
+  readonly definition?: string;
+}
+
+/**
+ * One change as its `CATALOG_IMMUTABLE_FIELD` diagnostic: an error naming the way out, or a
+ * warning once the migration is acknowledged. `catalog check` and `labelwise diff` both report
+ * through it, so the two say the same thing of the same change.
+ */
+export function immutableFieldDiagnostic(
+  change: ImmutableChange,
+  context: ImmutableFieldContext,
+): Diagnostic {
+  const { acknowledged } = context;
+  return {
+    severity: acknowledged ? 'warning' : 'error',
+    code: 'CATALOG_IMMUTABLE_FIELD',
+    module: 'catalog',
+    object: change.object,
+    file: context.file,
+    path: change.path,
+    message: acknowledged
+      ? `${change.message}; acknowledged: the object is rendered for recreation (availability.acknowledgeStorageMigration)`
+      : `${change.message}; applying this render would fail`,
+    ...(acknowledged
+      ? {}
+      : {
+          hint: `migrate the data, then set availability.acknowledgeStorageMigration: true in ${context.definition ?? "the service's definition"} to render the object for recreation; or revert the change`,
+        }),
+  };
+}
+
 /**
  * The changes as diagnostics: errors, or warnings when the service acknowledges the migration
  * (`availability.acknowledgeStorageMigration: true`, which renders the recreate annotations).
@@ -162,22 +200,10 @@ export function immutableDiagnostics(
   const prefix = appsDir === '' || appsDir === '.' ? '' : `${appsDir.replace(/\/+$/, '')}/`;
   return immutableChanges(rendered, apps).map((change) => {
     const service = byName.get(change.file.split('/')[0] ?? '');
-    const acknowledged = service?.availability.acknowledgeStorageMigration === true;
-    return {
-      severity: acknowledged ? 'warning' : 'error',
-      code: 'CATALOG_IMMUTABLE_FIELD',
-      module: 'catalog',
-      object: change.object,
+    return immutableFieldDiagnostic(change, {
       file: `${prefix}${change.file}`,
-      path: change.path,
-      message: acknowledged
-        ? `${change.message}; acknowledged: the object is rendered for recreation (availability.acknowledgeStorageMigration)`
-        : `${change.message}; applying this render would fail`,
-      ...(acknowledged
-        ? {}
-        : {
-            hint: `migrate the data, then set availability.acknowledgeStorageMigration: true in ${service?.file ?? 'the definition'} to render the object for recreation; or revert the change`,
-          }),
-    };
+      acknowledged: service?.availability.acknowledgeStorageMigration === true,
+      ...(service === undefined ? {} : { definition: service.file }),
+    });
   });
 }

@@ -3,7 +3,8 @@
  * `serviceGraphSvg` (the same as a self-contained SVG string). Empty when nothing rendered.
  */
 import { proveReachability } from '../conformance/check-reachability.js';
-import { serviceGraph, serviceGraphSvg } from './service-graph.js';
+import { serviceGraphSvg } from './graph-svg.js';
+import { serviceGraph } from './service-graph.js';
 import type { ServiceGraph } from './service-graph.js';
 import type { CatalogRun } from '../pipeline.js';
 

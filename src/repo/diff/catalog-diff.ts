@@ -6,7 +6,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { compareText, parseYamlDocument } from '../../base/index.js';
 import type { Diagnostic } from '../../base/index.js';
-import { compareObject } from '../../catalog/index.js';
+import { compareObject, immutableFieldDiagnostic } from '../../catalog/index.js';
 import type { KubeObject, ServiceGraph } from '../../catalog/index.js';
 import type { FlowChange, ManifestChange } from './model.js';
 
@@ -90,17 +90,7 @@ export function applyHazards(
     const annotations = (b.metadata as { annotations?: Record<string, string> }).annotations;
     const acknowledged = annotations?.[RECREATE] === 'enabled';
     for (const change of compareObject(a, b, file))
-      hazards.push({
-        severity: acknowledged ? 'warning' : 'error',
-        code: 'CATALOG_IMMUTABLE_FIELD',
-        module: 'catalog',
-        object: change.object,
-        file,
-        path: change.path,
-        message: acknowledged
-          ? `${change.message}; acknowledged: the object is recreated (availability.acknowledgeStorageMigration)`
-          : `${change.message}; applying this change to a running cluster would fail`,
-      });
+      hazards.push(immutableFieldDiagnostic(change, { file, acknowledged }));
   }
   return hazards;
 }

@@ -1,6 +1,6 @@
 /** The catalog section: each service with its posture, and the service graph as a picture. */
+import { drawServiceGraph } from '../../catalog/index.js';
 import type { ServiceGraph } from '../../catalog/index.js';
-import { serviceGraphFigure } from './graph-svg.js';
 import { escapeHtml, table, td } from './html.js';
 
 interface CatalogData {
@@ -14,7 +14,6 @@ interface CatalogData {
     readonly objects?: readonly string[];
   }[];
   readonly serviceGraph?: ServiceGraph;
-  readonly serviceGraphSvg?: string;
   readonly checks?: readonly { name: string; ok: boolean; message: string }[];
 }
 
@@ -26,6 +25,23 @@ function provedLines(data: CatalogData): string {
   if (proved.length === 0) return '';
   const items = proved.map((c) => `<li>proved: ${escapeHtml(c.message)}</li>`).join('\n');
   return `\n<h3>Egress proved</h3>\n<ul id="catalog-proved">\n${items}\n</ul>`;
+}
+
+/**
+ * The catalog's drawing inlined (its ids made page-wide unique) and, when some flows are drawn as
+ * numbered badges, the legend that reads them as a list the reader can select and wrap.
+ */
+function serviceGraphFigure(graph: ServiceGraph): string {
+  const { svg, legend } = drawServiceGraph(graph, {
+    inline: { id: 'service-graph', className: 'graph' },
+  });
+  const items = legend.map(
+    ({ n, edge }) =>
+      `<li value="${n}"><code>${escapeHtml(edge.from)}</code> → <code>${escapeHtml(edge.to)}</code>: ${escapeHtml(edge.ports)}</li>`,
+  );
+  return items.length === 0
+    ? svg
+    : `${svg}\n<ol id="graph-legend" class="legend" aria-label="Flows drawn as numbers">${items.join('')}</ol>`;
 }
 
 export function catalogSection(value: unknown): string {
@@ -45,7 +61,7 @@ export function catalogSection(value: unknown): string {
     rows,
     'The catalog has no services.',
   );
-  // Drawn inline from the graph's data, every text escaped, so labels can be laid out apart.
+  // Drawn inline from the graph's data (not the stage's ready SVG) so the legend can be HTML.
   const picture =
     data.serviceGraph !== undefined && data.serviceGraph.nodes.length > 0
       ? `<h3>Who can reach whom</h3>\n<p class="meta">From the rendered network policies alone: services as nodes, allowed flows as edges. Hover or focus an arrow for its flow.</p>\n<div class="scroll">${serviceGraphFigure(data.serviceGraph)}</div>`
