@@ -123,7 +123,14 @@ test('a worker over its heap bound leaves the report to the main thread, unchang
 test('workers are bounded by the core they hold, and the default respects free memory', () => {
   const small = workerLimits(1024 * 1024);
   const large = workerLimits(64 * 1024 * 1024);
-  assert.equal(small.maxYoungGenerationSizeMb, 4);
+  // The workers split one young-generation budget: more threads, not more memory.
+  const young = (threads: number): number =>
+    workerLimits(1024 * 1024, threads).maxYoungGenerationSizeMb ?? 0;
+  assert.equal(young(1), 16);
+  assert.equal(young(2), 8);
+  assert.equal(young(8), 2);
+  for (let threads = 1; threads <= 64; threads++)
+    assert.ok(threads * young(threads) <= Math.max(16, threads), `${threads} threads`);
   assert.ok((large.maxOldGenerationSizeMb ?? 0) > (small.maxOldGenerationSizeMb ?? 0));
   assert.ok(defaultThreads(0) >= 1 && defaultThreads(0) <= availableParallelism());
   // A core too large for half the free memory leaves one thread, never none.

@@ -13,7 +13,7 @@ import {
 } from './resource-fields.js';
 import type { FieldKind } from './resource-fields.js';
 import { textProblem } from './text-rules.js';
-import { isNullScalar } from './yaml-values.js';
+import { isNullScalar } from './null-scalar.js';
 import type { YamlValue } from './yaml-values.js';
 
 /** A field's value as stored in a {@link DesiredField}. */

@@ -6,6 +6,7 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq } from 'yaml';
 import { parseYamlDocuments, pushAll } from '../../base/index.js';
 import type { Node } from 'yaml';
+import { isNullScalar } from './null-scalar.js';
 
 /** A scalar with its literal text. `quoted` covers quoted, block (`|`, `>`) and `!!str` scalars. */
 export interface YamlScalar {
@@ -197,15 +198,6 @@ function convert(
   }
   problems.push({ line, message: 'unsupported YAML node' });
   return undefined;
-}
-
-/** True for a plain scalar YAML reads as null (`key:` with nothing, `~`, `null`). */
-export function isNullScalar(value: YamlValue): boolean {
-  return (
-    value.kind === 'scalar' &&
-    !value.quoted &&
-    (value.text === '' || value.text === '~' || /^(null|Null|NULL)$/.test(value.text))
-  );
 }
 
 /** Converts a value to plain data with literal scalar text, for {@link fromMatchBlock}. */
