@@ -51,10 +51,9 @@ export function sharedCore(fleet: Fleet): SharedCore {
   };
 }
 
+/** Only what every worker needs of every layer; the rest comes with the layer's slice. */
 function headOf(layer: LayerDoc): LayerHead {
-  // Every field but the documents; named so that a field added to LayerDoc is not lost here.
-  const { resources: _documents, ...head } = layer;
-  return head;
+  return { name: layer.name, precedence: layer.precedence, selector: layer.selector };
 }
 
 /** Serialized bytes of each layer: what holding it costs a worker, near enough. */

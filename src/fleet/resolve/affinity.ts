@@ -56,18 +56,27 @@ function compareKeys(a: readonly number[] | undefined, b: readonly number[] | un
 
 /**
  * Hands out batches to `workers` workers, each batch once. `layerCost[p]` is what holding layer
- * `p` costs a worker. Scores are kept up to date as workers take layers, so choosing a batch
- * costs one pass over the batches, not over their layers.
+ * `p` costs a worker. A worker is given the waiting batch that adds the least to what it holds;
+ * among equals, the one nearest (in batch order, which groups alike hosts) to its last batch.
+ * Workers start evenly spread over the batch order, so each grows its own region of it. What a
+ * worker holds of each batch is kept up to date as it takes layers, so choosing costs one pass
+ * over the batches, not over their layers.
  */
 export class AffinityScheduler {
   private readonly waiting: Uint8Array;
   private left: number;
+  /** Per batch: the cost of all its layers. */
+  private readonly costs: Float64Array;
   /** Per worker, per batch: the cost of the batch's layers the worker already holds. */
-  private readonly scores: Float64Array[];
+  private readonly held: Float64Array[];
   /** Per worker, per layer position: 1 once the worker holds it. */
-  private readonly held: Uint8Array[];
+  private readonly holds: Uint8Array[];
   /** Per layer position: the batches that select it. */
   private readonly batchesOf: number[][];
+  /** Per worker: the batch it was given last, or where it starts. */
+  private readonly near: number[];
+  /** Per worker: 1 once it has been given a batch. */
+  private readonly started: Uint8Array;
 
   constructor(
     private readonly batches: readonly AffinityBatch[],
@@ -76,30 +85,57 @@ export class AffinityScheduler {
   ) {
     this.waiting = new Uint8Array(batches.length).fill(1);
     this.left = batches.length;
-    this.scores = Array.from({ length: workers }, () => new Float64Array(batches.length));
-    this.held = Array.from({ length: workers }, () => new Uint8Array(layerCost.length));
+    this.costs = new Float64Array(batches.length);
+    this.held = Array.from({ length: workers }, () => new Float64Array(batches.length));
+    this.holds = Array.from({ length: workers }, () => new Uint8Array(layerCost.length));
     this.batchesOf = Array.from({ length: layerCost.length }, () => []);
-    for (const batch of batches) for (const p of batch.layers) this.batchesOf[p]?.push(batch.id);
+    for (const batch of batches)
+      for (const p of batch.layers) {
+        this.batchesOf[p]?.push(batch.id);
+        this.costs[batch.id] = (this.costs[batch.id] as number) + (layerCost[p] ?? 0);
+      }
+    this.started = new Uint8Array(workers);
+    this.near = Array.from({ length: workers }, (_, w) =>
+      Math.floor((w * batches.length) / workers),
+    );
   }
 
   /** The next batch for `worker`, or undefined when every batch has been handed out. */
   next(worker: number): AffinityBatch | undefined {
     if (this.left === 0) return undefined;
-    const scores = this.scores[worker] as Float64Array;
-    let best = -1;
-    for (let b = 0; b < this.batches.length; b++)
-      if (this.waiting[b] === 1 && (best < 0 || (scores[b] as number) > (scores[best] as number)))
-        best = b;
+    const best = this.pick(worker);
     const batch = this.batches[best] as AffinityBatch;
     this.waiting[best] = 0;
     this.left--;
-    const held = this.held[worker] as Uint8Array;
+    this.near[worker] = best;
+    this.started[worker] = 1;
+    const holds = this.holds[worker] as Uint8Array;
+    const held = this.held[worker] as Float64Array;
     for (const p of batch.layers) {
-      if (held[p] === 1) continue;
-      held[p] = 1;
-      const cost = this.layerCost[p] as number;
-      for (const b of this.batchesOf[p] as number[]) scores[b] = (scores[b] as number) + cost;
+      if (holds[p] === 1) continue;
+      holds[p] = 1;
+      const cost = this.layerCost[p] ?? 0;
+      for (const b of this.batchesOf[p] as number[]) held[b] = (held[b] as number) + cost;
     }
     return batch;
+  }
+
+  /** The waiting batch adding least to what `worker` holds, nearest its last one among equals. */
+  private pick(worker: number): number {
+    const held = this.held[worker] as Float64Array;
+    const near = this.near[worker] as number;
+    // A worker holding nothing yet starts where it was placed, not at the cheapest batch.
+    const fresh = this.started[worker] === 0;
+    let best = -1;
+    let bestAdds = Infinity;
+    for (let b = 0; b < this.batches.length; b++) {
+      if (this.waiting[b] === 0) continue;
+      const adds = fresh ? 0 : (this.costs[b] as number) - (held[b] as number);
+      if (adds < bestAdds || (adds === bestAdds && Math.abs(b - near) < Math.abs(best - near))) {
+        best = b;
+        bestAdds = adds;
+      }
+    }
+    return best;
   }
 }

@@ -42,8 +42,8 @@ export interface ResolvedEntry {
   }[];
 }
 
-/** A Layer without its documents: what the layer index and a manifest's layer list read. */
-export type LayerHead = Omit<LayerDoc, 'resources'>;
+/** What the layer index and a manifest's layer list read of a Layer. */
+export type LayerHead = Pick<LayerDoc, 'name' | 'precedence' | 'selector'>;
 
 /** A layer's documents, split as resolution reads them. */
 export interface LayerDocs {
