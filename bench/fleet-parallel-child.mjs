@@ -7,7 +7,8 @@
 //
 // THREADS 0 validates in this thread (what `--threads 1` runs); N resolves on N worker threads.
 // Prints one JSON line: hosts, threads, resolve_s, cpu_s (user + system of every thread over the
-// same span, which other load on the machine does not inflate), peak_rss_mb.
+// same span, which other load on the machine does not inflate), peak_rss_mb, and core_copies
+// (the layers all workers deserialized, in copies of the shared core; 0 in this thread).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +29,7 @@ const cpuNow = () => {
 let start;
 let cpuStart;
 let count;
+let copies = 0;
 if (threads === 0) {
   start = process.hrtime.bigint();
   cpuStart = cpuNow();
@@ -43,6 +45,9 @@ if (threads === 0) {
         start = process.hrtime.bigint();
         cpuStart = cpuNow();
       },
+      onDone: ({ coreBytes, heldBytes }) => {
+        copies = heldBytes.reduce((sum, bytes) => sum + bytes, 0) / coreBytes;
+      },
     },
   );
   count = results.length;
@@ -56,6 +61,7 @@ console.log(
     resolve_s: Number(end - start) / 1e9,
     cpu_s: cpuEnd - cpuStart,
     peak_rss_mb: peakMb(),
+    core_copies: copies,
     consumed: count,
   }),
 );

@@ -16,7 +16,10 @@
  * - resolution on one worker thread vs a worker thread per core (`parallel_speedup`), on
  *   `LABELWISE_BENCH_FLEET_PARALLEL_HOSTS` hosts (default 20,000), not pinned, and the peak memory
  *   of the worker run over validate in the main thread (`threads_rss_over_one_thread`, the worst
- *   of the thread counts in `LABELWISE_BENCH_FLEET_THREADS`, default every core). These run a
+ *   of the thread counts in `LABELWISE_BENCH_FLEET_THREADS`, default 1, 2 and 4 × the cores), how
+ *   many copies of the layers the workers hold between them (`workers_core_copies_at_N`), and
+ *   the same number of one-worker runs at once in separate processes
+ *   (`independent_processes_speedup`: what this machine allows any parallel code). These run a
  *   build of src/ compiled into `.bench/fleet-dist` under plain node (bench/fleet-parallel-child.mjs),
  *   as the installed tool runs, not the sources through tsx.
  *
@@ -438,6 +441,8 @@ interface ParallelFigures {
   cpu_s: number;
   /** Peak resident memory of the process, every worker thread included. */
   peak_rss_mb: number;
+  /** Layers all workers deserialized, in copies of the shared core (0 in the main thread). */
+  core_copies: number;
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -481,6 +486,29 @@ function parallelInChild(build: string, filesJson: string, threads: number): Par
 }
 
 /**
+ * `cores` runs of one worker at once, as separate processes: work that shares nothing, so how
+ * close their speedup comes to `cores` says what this machine (its other load, its memory
+ * bandwidth, cores that may be hyperthreads) allows any parallel code, ours included.
+ */
+function independentRuns(build: string, filesJson: string, cores: number): ParallelFigures[] {
+  const child = fileURLToPath(new URL('./fleet-parallel-child.mjs', import.meta.url));
+  const one = [process.execPath, child, build, filesJson, '1'].map(shellQuote).join(' ');
+  const result = spawnSync('sh', ['-c', `${Array(cores).fill(`${one} &`).join(' ')} wait`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  const lines = result.stdout
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'));
+  if (result.status !== 0 || lines.length !== cores)
+    throw new Error(`independent runs failed: ${result.stderr}`);
+  return lines.map((line) => JSON.parse(line) as ParallelFigures);
+}
+
+const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
  * Resolution on one thread vs worker threads, against the compiled build, every figure from the
  * same child script (one process per run, not pinned). Runs are interleaved (main thread, one
  * worker, each thread count, then again) `LABELWISE_BENCH_FLEET_PARALLEL_REPEATS` times
@@ -495,8 +523,8 @@ function parallelScenario(cores: number): {
   if (build === undefined) return { results: [], ratios: {} };
   const hosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
   const repeats = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_REPEATS ?? '3');
-  // LABELWISE_BENCH_FLEET_THREADS=2,4,8 measures memory (and time) at more thread counts.
-  const counts = (process.env.LABELWISE_BENCH_FLEET_THREADS ?? String(cores))
+  // Memory is measured past the core count too (more threads must not mean more memory).
+  const counts = (process.env.LABELWISE_BENCH_FLEET_THREADS ?? `${cores},${2 * cores},${4 * cores}`)
     .split(',')
     .map(Number);
   const filesJson = join(benchDir, `fleet-parallel-${hosts}.json`);
@@ -510,6 +538,13 @@ function parallelScenario(cores: number): {
     record('main', parallelInChild(build, filesJson, 0));
     record('1', parallelInChild(build, filesJson, 1));
     for (const n of counts) if (n !== 1) record(String(n), parallelInChild(build, filesJson, n));
+    if (cores > 1) {
+      const together = independentRuns(build, filesJson, cores);
+      record(
+        'independent',
+        together.reduce((slowest, f) => (f.resolve_s > slowest.resolve_s ? f : slowest)),
+      );
+    }
   }
   const results: BenchResult[] = [];
   const ratios: Record<string, number> = {};
@@ -539,6 +574,8 @@ function parallelScenario(cores: number): {
     ratios[`parallel_speedup_at_${n}_min`] = Math.min(...speedups);
     ratios[`parallel_speedup_at_${n}_max`] = Math.max(...speedups);
     ratios[`threads_rss_over_one_thread_at_${n}`] = median(rss);
+    // How much of the layers the workers hold between them: affinity keeps it near one copy.
+    ratios[`workers_core_copies_at_${n}`] = median(wide.map((f) => f.core_copies));
     // CPU spent with N workers over one worker: the work parallelism adds (duplicated warm-up
     // and memo, messages, collection). Load from other processes does not inflate it the way
     // it inflates wall time, so it says what the speedup can be on idle cores: at most N / this.
@@ -546,6 +583,14 @@ function parallelScenario(cores: number): {
       wide.map((f, r) => f.cpu_s / (one[r] as ParallelFigures).cpu_s),
     );
     worstRss = Math.max(worstRss, median(rss));
+  }
+  const independent = runs.independent;
+  if (independent !== undefined) {
+    shape('independent', `${cores} one-worker runs at once, separate processes (the slowest)`);
+    // What `cores` processes sharing nothing achieve here: the ceiling of parallel_speedup.
+    ratios.independent_processes_speedup = median(
+      independent.map((f, r) => (cores * (one[r] as ParallelFigures).resolve_s) / f.resolve_s),
+    );
   }
   const atCores = ratios[`parallel_speedup_at_${cores}`];
   if (atCores !== undefined) ratios.parallel_speedup = atCores;

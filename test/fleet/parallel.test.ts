@@ -1,7 +1,9 @@
 // Resolution on every core: worker threads give byte-for-byte the report one thread gives.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import {
   defaultThreads,
   loadFleet,
@@ -123,9 +125,52 @@ test('a worker over its heap bound leaves the report to the main thread, unchang
 test('workers are bounded by the core they hold, and the default respects free memory', () => {
   const small = workerLimits(1024 * 1024);
   const large = workerLimits(64 * 1024 * 1024);
-  assert.equal(small.maxYoungGenerationSizeMb, 4);
+  // The workers split one young-generation budget: more threads, not more memory.
+  const young = (threads: number): number =>
+    workerLimits(1024 * 1024, threads).maxYoungGenerationSizeMb ?? 0;
+  assert.equal(young(1), 16);
+  assert.equal(young(2), 8);
+  assert.equal(young(8), 2);
+  for (let threads = 1; threads <= 64; threads++)
+    assert.ok(threads * young(threads) <= Math.max(16, threads), `${threads} threads`);
   assert.ok((large.maxOldGenerationSizeMb ?? 0) > (small.maxOldGenerationSizeMb ?? 0));
   assert.ok(defaultThreads(0) >= 1 && defaultThreads(0) <= availableParallelism());
   // A core too large for half the free memory leaves one thread, never none.
   assert.equal(defaultThreads(freemem() * 4), 1);
+});
+
+test('a resolve worker loads resolution code only: no YAML parser, no module index', () => {
+  // Every worker compiles what it imports: the YAML library and base's I/O cost each one
+  // megabytes and start-up time for nothing it runs.
+  const root = join(import.meta.dirname, '..', '..', 'src');
+  const valueImport = /^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*'([^']+)'/gms;
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(valueImport)) {
+      const spec = m[1] as string;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      else packages.add(spec);
+    }
+  };
+  visit(join(root, 'fleet', 'io', 'resolve-worker.ts'));
+  const loaded = [...seen].map((f) => relative(root, f));
+  assert.ok(
+    loaded.includes(join('fleet', 'resolve', 'resolve-host.ts')),
+    'the walk follows imports',
+  );
+  assert.deepEqual(
+    [...packages].filter((p) => !p.startsWith('node:')),
+    [],
+    'no package beyond node:',
+  );
+  const indexes = loaded.filter(
+    (f) => f.endsWith(`${sep}index.ts`) || f.includes(`${sep}io${sep}`),
+  );
+  assert.deepEqual(indexes, [
+    join('fleet', 'io', 'resolve-worker.ts'),
+    join('fleet', 'io', 'shared-core.ts'),
+  ]);
 });

@@ -18,8 +18,10 @@ import { excludePatternProblem } from './exclude-globs.js';
 import { RESOURCE_SPECS } from './resource-fields.js';
 import { NAME_RULE, isValidName, parseRef } from './text-rules.js';
 import { readField } from './read-field.js';
-import { isNullScalar, linesByPath, toPlain } from './yaml-values.js';
-import type { YamlDocument, YamlMap, YamlValue } from './yaml-values.js';
+import { isNullScalar } from './yaml-tree.js';
+import { linesByPath, toPlain } from './yaml-values.js';
+import type { YamlMap, YamlValue } from './yaml-tree.js';
+import type { YamlDocument } from './yaml-values.js';
 
 export const SCHEMA_VERSION = 'v1alpha1';
 

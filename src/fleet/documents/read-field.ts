@@ -13,8 +13,8 @@ import {
 } from './resource-fields.js';
 import type { FieldKind } from './resource-fields.js';
 import { textProblem } from './text-rules.js';
-import { isNullScalar } from './yaml-values.js';
-import type { YamlValue } from './yaml-values.js';
+import { isNullScalar } from './yaml-tree.js';
+import type { YamlValue } from './yaml-tree.js';
 
 /** A field's value as stored in a {@link DesiredField}. */
 export type FieldValue = string | number | boolean | Template | readonly (string | Template)[];

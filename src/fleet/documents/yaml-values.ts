@@ -6,29 +6,8 @@
 import { LineCounter, isAlias, isMap, isScalar, isSeq } from 'yaml';
 import { parseYamlDocuments, pushAll } from '../../base/index.js';
 import type { Node } from 'yaml';
-
-/** A scalar with its literal text. `quoted` covers quoted, block (`|`, `>`) and `!!str` scalars. */
-export interface YamlScalar {
-  readonly kind: 'scalar';
-  readonly text: string;
-  readonly quoted: boolean;
-  readonly line: number;
-}
-
-export interface YamlList {
-  readonly kind: 'list';
-  readonly items: readonly YamlValue[];
-  readonly line: number;
-}
-
-/** A mapping; keys are scalar texts, in source order. */
-export interface YamlMap {
-  readonly kind: 'map';
-  readonly entries: ReadonlyMap<string, { readonly value: YamlValue; readonly line: number }>;
-  readonly line: number;
-}
-
-export type YamlValue = YamlScalar | YamlList | YamlMap;
+import { isNullScalar } from './yaml-tree.js';
+import type { YamlValue } from './yaml-tree.js';
 
 /** A problem reading YAML, with its 1-based line. */
 export interface YamlProblem {
@@ -197,15 +176,6 @@ function convert(
   }
   problems.push({ line, message: 'unsupported YAML node' });
   return undefined;
-}
-
-/** True for a plain scalar YAML reads as null (`key:` with nothing, `~`, `null`). */
-export function isNullScalar(value: YamlValue): boolean {
-  return (
-    value.kind === 'scalar' &&
-    !value.quoted &&
-    (value.text === '' || value.text === '~' || /^(null|Null|NULL)$/.test(value.text))
-  );
 }
 
 /** Converts a value to plain data with literal scalar text, for {@link fromMatchBlock}. */

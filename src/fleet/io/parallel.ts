@@ -1,16 +1,21 @@
 /**
  * Resolving many hosts on every core. The main thread has loaded the fleet; it serializes the
- * resolution core (layers and what exists, not the hosts) once into shared memory, and each
- * worker reads it from there: no worker parses YAML or holds the fleet's hosts. Workers then take
- * batches of Host documents from a shared queue. Results are put back in host order, so the
- * output is the same bytes whatever the number of threads and however the batches were scheduled.
+ * layers once into shared memory (`shared-core.ts`), and each worker deserializes only the layers
+ * its hosts select: no worker parses YAML, holds the fleet's hosts or, as a rule, all of its
+ * layers. Workers are handed batches of Host documents by affinity (`resolve/affinity.ts`), so
+ * that together they hold about one copy of the layers. Results are put back in host order, so
+ * the output is the same bytes whatever the number of threads and however batches were handed out.
  */
 import { availableParallelism, freemem } from 'node:os';
-import { serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ResourceLimits } from 'node:worker_threads';
 import type { Fleet, FleetProblem, HostDoc } from '../model.js';
-import { resolutionCore } from '../resolve/resolution-core.js';
+import { SelectorIndex } from '../../selector/index.js';
+import { AffinityScheduler, affinityBatches } from '../resolve/affinity.js';
+import type { AffinityBatch } from '../resolve/affinity.js';
+import { hostLabels } from '../resolve/prepare.js';
+import { layerBytes, sharedCore } from './shared-core.js';
+import type { SharedCore } from './shared-core.js';
 import { validateFleet } from '../validate.js';
 import type { ValidateOptions, ValidationReport } from '../validate.js';
 
@@ -33,6 +38,16 @@ export interface ParallelOptions {
   readonly onReady?: () => void;
   /** Each worker's old-generation heap bound in MB. Default: {@link workerLimits} of the core. */
   readonly heapMb?: number;
+  /** Called after the last batch with how much of the shared core each worker read. */
+  readonly onDone?: (sharing: CoreSharing) => void;
+}
+
+/** How much of the shared core the workers read: the affinity scheduling's effect on memory. */
+export interface CoreSharing {
+  /** Serialized bytes of every layer. */
+  readonly coreBytes: number;
+  /** Per worker: serialized bytes of the layers it deserialized. */
+  readonly heldBytes: readonly number[];
 }
 
 /** What a worker holds outside its bounded heap: isolate, code, young generation. */
@@ -55,7 +70,7 @@ export function defaultThreads(coreBytes = 0): number {
  * Starts a resolve worker. From a build the worker is the compiled `.js`; from the sources (run
  * through tsx) it is a `.ts` file, and the worker first registers tsx's loader in its own thread.
  */
-function startWorker(workerData: unknown, resourceLimits: ResourceLimits): Worker {
+function startWorker(workerData: SharedCore, resourceLimits: ResourceLimits): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./resolve-worker.js', import.meta.url), {
       workerData,
@@ -68,24 +83,24 @@ function startWorker(workerData: unknown, resourceLimits: ResourceLimits): Worke
 }
 
 /**
- * A worker's heap, bounded by what it holds: the core (expanded from its serialized size), its
- * memo and one batch. Left unbounded, V8 lets each worker's heap grow far past that before it
- * collects, and memory grows with the thread count by hundreds of megabytes per worker.
+ * The young generation all workers share between them, in MB. A larger young generation means
+ * fewer collections (each one a pause in resolving) and a smaller one less memory; the workers
+ * split one budget, so that adding threads does not add memory here.
  */
-export function workerLimits(coreBytes: number): ResourceLimits {
+const YOUNG_BUDGET_MB = 16;
+
+/**
+ * A worker's heap, bounded by what it holds: the layers it reads (at most the core, expanded
+ * from its serialized size), its memo and one batch; and its share of {@link YOUNG_BUDGET_MB}.
+ * Left unbounded, V8 lets each worker's heap grow far past that before it collects, and memory
+ * grows with the thread count by hundreds of megabytes per worker.
+ */
+export function workerLimits(coreBytes: number, threads = 1): ResourceLimits {
   const coreMb = coreBytes / (1024 * 1024);
   return {
-    maxYoungGenerationSizeMb: 4,
+    maxYoungGenerationSizeMb: Math.max(1, Math.floor(YOUNG_BUDGET_MB / Math.max(1, threads))),
     maxOldGenerationSizeMb: Math.ceil(128 + CORE_EXPANSION * 4 * coreMb),
   };
-}
-
-/** The core in shared memory: serialized once, read by every worker without a copy per worker. */
-function sharedCore(fleet: Fleet): SharedArrayBuffer {
-  const bytes = serialize(resolutionCore(fleet));
-  const shared = new SharedArrayBuffer(bytes.length);
-  new Uint8Array(shared).set(bytes);
-  return shared;
 }
 
 /** Resolves `hosts` of the loaded `fleet` in worker threads. Returns results in the order of `hosts`. */
@@ -99,55 +114,64 @@ export async function resolveInParallel(
     fleet,
     core,
     hosts,
-    parallel.threads ?? defaultThreads(core.byteLength),
+    parallel.threads ?? defaultThreads(core.buffer.byteLength),
     parallel,
+  );
+}
+
+/** Batches of `names`, hosts that select the same layers together (`resolve/affinity.ts`). */
+function batchesOf(fleet: Fleet, names: readonly string[], size: number): AffinityBatch[] {
+  const index = new SelectorIndex<number>();
+  fleet.layers.forEach((layer, i) => index.add(i, layer.selector));
+  const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
+  return affinityBatches(
+    names.map((name) => index.match(hostLabels(byName.get(name) as HostDoc))),
+    size,
   );
 }
 
 async function resolveWithCore(
   fleet: Fleet,
-  core: SharedArrayBuffer,
+  core: SharedCore,
   hosts: readonly string[],
   wanted: number,
   parallel: ParallelOptions,
 ): Promise<HostResult[]> {
   const threads = Math.max(1, Math.min(wanted, hosts.length));
   const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
-  const size = parallel.batch ?? 256;
-  const batches: HostDoc[][] = [];
-  for (let i = 0; i < hosts.length; i += size)
-    batches.push(hosts.slice(i, i + size).map((name) => byName.get(name) as HostDoc));
-  const out: HostResult[][] = new Array(batches.length);
+  const batches = batchesOf(fleet, hosts, parallel.batch ?? 256);
+  const scheduler = new AffinityScheduler(batches, layerBytes(core), threads);
+  const out: HostResult[] = new Array<HostResult>(hosts.length);
+  const bytes = core.buffer.byteLength;
   const limits =
     parallel.heapMb === undefined
-      ? workerLimits(core.byteLength)
-      : { ...workerLimits(core.byteLength), maxOldGenerationSizeMb: parallel.heapMb };
-  const workers = Array.from({ length: threads }, () => startWorker({ core }, limits));
+      ? workerLimits(bytes, threads)
+      : { ...workerLimits(bytes, threads), maxOldGenerationSizeMb: parallel.heapMb };
+  const workers = Array.from({ length: threads }, () => startWorker(core, limits));
+  const held: number[] = new Array<number>(threads).fill(0);
   try {
     await Promise.all(workers.map(whenReady));
     parallel.onReady?.();
-    let next = 0;
-    let received = 0;
     await Promise.all(
       workers.map(
-        (w) =>
+        (w, n) =>
           new Promise<void>((resolve, reject) => {
+            let current: AffinityBatch | undefined;
             const send = (): void => {
-              if (next >= batches.length) {
-                resolve();
-                return;
-              }
-              const id = next++;
-              w.postMessage({ id, hosts: batches[id] });
+              current = scheduler.next(n);
+              if (current === undefined) resolve();
+              else
+                w.postMessage({ hosts: current.hosts.map((i) => byName.get(hosts[i] as string)) });
             };
-            w.on('message', (msg: { id: number; results: HostResult[] }) => {
-              out[msg.id] = msg.results;
-              received++;
+            w.on('message', (msg: { results: HostResult[]; heldBytes: number }) => {
+              const batch = current as AffinityBatch;
+              msg.results.forEach((result, k) => (out[batch.hosts[k] as number] = result));
+              held[n] = msg.heldBytes;
               send();
             });
             w.once('error', reject);
             w.once('exit', (code) => {
-              if (received < batches.length)
+              if (current !== undefined)
                 reject(
                   new Error(`resolve worker exited with code ${code} before its work was done`),
                 );
@@ -159,7 +183,8 @@ async function resolveWithCore(
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return out.flat();
+  parallel.onDone?.({ coreBytes: bytes, heldBytes: held });
+  return out;
 }
 
 function whenReady(w: Worker): Promise<void> {
@@ -182,7 +207,8 @@ export async function validateInParallel(
 ): Promise<ValidationReport> {
   const names = validate.hosts ?? fleet.hosts.map((h) => h.name);
   const core = parallel.threads === 1 || names.length < 2 ? undefined : sharedCore(fleet);
-  const threads = parallel.threads ?? (core === undefined ? 1 : defaultThreads(core.byteLength));
+  const threads =
+    parallel.threads ?? (core === undefined ? 1 : defaultThreads(core.buffer.byteLength));
   if (core === undefined || threads <= 1) {
     parallel.onReady?.();
     return validateFleet(fleet, validate);

@@ -4,7 +4,7 @@
  * keys and text values (so quoting and `"1"` vs `1` do not count), edge lists sorted; no
  * provenance, so moving a resource between layers or reordering `requires` keeps the digest.
  */
-import { compareText } from '../../base/index.js';
+import { compareText } from '../../base/text.js';
 import { createHash } from 'node:crypto';
 
 import type { DesiredMap, DesiredValue } from '../model.js';

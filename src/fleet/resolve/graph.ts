@@ -3,7 +3,8 @@
  * self-dependencies, cycles (with their path), and a deterministic order: topological, ties
  * broken by reference string. `requires`, `restartOn` and `reloadOn` all order their target first.
  */
-import { compareText, pushAll } from '../../base/index.js';
+import { pushAll } from '../../base/arrays.js';
+import { compareText } from '../../base/text.js';
 
 export interface GraphNode {
   readonly ref: string;

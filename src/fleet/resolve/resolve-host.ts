@@ -10,7 +10,7 @@
  */
 import { LabelwiseError } from '../../base/errors.js';
 import type { Labels } from '../../selector/index.js';
-import type { FleetProblem, HostDoc, HostManifest, LayerDoc, ResourceDoc } from '../model.js';
+import type { FleetProblem, HostDoc, HostManifest, ResourceDoc } from '../model.js';
 import { digestOfCanonical } from './digest.js';
 import { analyseIndexed } from './graph.js';
 import { hostLabels, selectLayers } from './prepare.js';
@@ -56,9 +56,7 @@ export function resolveHost(
   return {
     host: host.name,
     labels,
-    layers: selected.map(
-      (position) => prepared.applied[position] as HostManifest['layers'][number],
-    ),
+    layers: selected.map((position) => prepared.appliedAt(position)),
     resources: graph.order.map((i) => (entries[i] as ResolvedEntry).resource),
     // Entries are in reference order, so the fragments form the canonical text directly.
     digest: digestOfCanonical(`[${fragments.join(',')}]`),
@@ -99,15 +97,14 @@ function entriesOf(
   selected: readonly number[],
   withProvenance: boolean,
 ): ResolvedEntry[] {
-  const layers = prepared.fleet.layers;
   const memo = withProvenance ? prepared.provenanceMemo : prepared.memo;
   const entries: ResolvedEntry[] = [];
   const contributions = new Map<string, Contribution[]>();
   for (const position of selected) {
-    const layer = layers[position] as LayerDoc;
-    for (const doc of prepared.solo[position] as ResourceDoc[])
+    const { layer, solo, shared } = prepared.layers.docsAt(position);
+    for (const doc of solo)
       entries.push(memoized(prepared, memo, [{ layer, doc }], doc, host, labels, withProvenance));
-    for (const doc of prepared.shared[position] as ResourceDoc[]) {
+    for (const doc of shared) {
       const list = contributions.get(doc.ref);
       if (list === undefined) contributions.set(doc.ref, [{ layer, doc }]);
       else list.push({ layer, doc });
@@ -216,7 +213,7 @@ function memoized(
 /** The last document contributing to an entry, where its problems point. */
 function lastDoc(prepared: PreparedFleet, entry: ResolvedEntry): ResourceDoc {
   const name = entry.resource.layers[entry.resource.layers.length - 1];
-  const layer = prepared.fleet.layers.find((l) => l.name === name) as LayerDoc;
+  const { layer } = prepared.layers.docsAt(prepared.positionOf.get(name as string) as number);
   return layer.resources.find((d) => d.ref === entry.resource.ref) as ResourceDoc;
 }
 

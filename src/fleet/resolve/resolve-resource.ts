@@ -27,7 +27,7 @@ import { substitute } from './placeholders.js';
 import type { ResolvedEntry } from './prepare.js';
 import { protectedTargetProblem } from './protected-targets.js';
 import { checkResource } from './resource-checks.js';
-import { pushAll } from '../../base/index.js';
+import { pushAll } from '../../base/arrays.js';
 
 /** One layer's document for a reference. */
 export interface Contribution {
