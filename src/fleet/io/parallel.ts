@@ -153,31 +153,17 @@ async function resolveWithCore(
     await Promise.all(workers.map(whenReady));
     parallel.onReady?.();
     await Promise.all(
-      workers.map(
-        (w, n) =>
-          new Promise<void>((resolve, reject) => {
-            let current: AffinityBatch | undefined;
-            const send = (): void => {
-              current = scheduler.next(n);
-              if (current === undefined) resolve();
-              else
-                w.postMessage({ hosts: current.hosts.map((i) => byName.get(hosts[i] as string)) });
-            };
-            w.on('message', (msg: { results: HostResult[]; heldBytes: number }) => {
-              const batch = current as AffinityBatch;
-              msg.results.forEach((result, k) => (out[batch.hosts[k] as number] = result));
-              held[n] = msg.heldBytes;
-              send();
-            });
-            w.once('error', reject);
-            w.once('exit', (code) => {
-              if (current !== undefined)
-                reject(
-                  new Error(`resolve worker exited with code ${code} before its work was done`),
-                );
-            });
-            send();
-          }),
+      workers.map((w, n) =>
+        driveWorker(
+          w,
+          () => scheduler.next(n),
+          byName,
+          hosts,
+          (batch, msg) => {
+            msg.results.forEach((result, k) => (out[batch.hosts[k] as number] = result));
+            held[n] = msg.heldBytes;
+          },
+        ),
       ),
     );
   } finally {
@@ -185,6 +171,49 @@ async function resolveWithCore(
   }
   parallel.onDone?.({ coreBytes: bytes, heldBytes: held });
   return out;
+}
+
+/** A worker's answer to one batch. */
+interface BatchAnswer {
+  readonly results: HostResult[];
+  readonly heldBytes: number;
+}
+
+/** Batches sent ahead of the one a worker is resolving, so that it never waits for the next. */
+const IN_FLIGHT = 2;
+
+/**
+ * Feeds one worker batches from `next` until there are none, keeping {@link IN_FLIGHT} sent;
+ * a worker answers its batches in the order it was sent them.
+ */
+function driveWorker(
+  w: Worker,
+  next: () => AffinityBatch | undefined,
+  byName: ReadonlyMap<string, HostDoc>,
+  hosts: readonly string[],
+  answered: (batch: AffinityBatch, answer: BatchAnswer) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const sent: AffinityBatch[] = [];
+    const send = (): void => {
+      const batch = next();
+      if (batch === undefined) return;
+      sent.push(batch);
+      w.postMessage({ hosts: batch.hosts.map((i) => byName.get(hosts[i] as string)) });
+    };
+    w.on('message', (answer: BatchAnswer) => {
+      answered(sent.shift() as AffinityBatch, answer);
+      send();
+      if (sent.length === 0) resolve();
+    });
+    w.once('error', reject);
+    w.once('exit', (code) => {
+      if (sent.length > 0)
+        reject(new Error(`resolve worker exited with code ${code} before its work was done`));
+    });
+    for (let i = 0; i < IN_FLIGHT; i++) send();
+    if (sent.length === 0) resolve();
+  });
 }
 
 function whenReady(w: Worker): Promise<void> {
