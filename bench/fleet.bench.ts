@@ -43,7 +43,7 @@ import { pushAll } from '../src/base/index.js';
 import type { FleetFile } from '../src/fleet/index.js';
 import { selectLayers } from '../src/fleet/resolve/prepare.js';
 import type { BenchReport, BenchResult } from './harness.js';
-import { consume, rng } from './harness.js';
+import { alternating, consume, rng } from './harness.js';
 
 const SEED = 0x5eed_f1ee;
 export const LAYERS = 2000;
@@ -359,23 +359,12 @@ function interleaved(
   };
   const batchA = sized(a);
   const batchB = sized(b);
-  const aNs: number[] = [];
-  const bNs: number[] = [];
-  const ratios: number[] = [];
-  for (let r = 0; r < options.rounds; r++) {
-    let ta: number;
-    let tb: number;
-    if (r % 2 === 0) {
-      ta = timeBatch(a, batchA, r * batchA);
-      tb = timeBatch(b, batchB, r * batchB);
-    } else {
-      tb = timeBatch(b, batchB, r * batchB);
-      ta = timeBatch(a, batchA, r * batchA);
-    }
-    aNs.push(ta);
-    bNs.push(tb);
-    ratios.push(tb / ta);
-  }
+  const { a: aNs, b: bNs } = alternating(
+    options.rounds,
+    (r) => timeBatch(a, batchA, r * batchA),
+    (r) => timeBatch(b, batchB, r * batchB),
+  );
+  const ratios = aNs.map((ta, i) => (bNs[i] as number) / ta);
   return {
     a_ns: median(aNs),
     b_ns: median(bNs),

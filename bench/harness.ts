@@ -116,6 +116,29 @@ export interface CpuComparison {
 }
 
 /**
+ * `rounds` measurements of each side, alternating which goes first, so that a burst of other
+ * load on the machine, or a warmer cache, falls on both sides alike.
+ */
+export function alternating(
+  rounds: number,
+  a: (round: number) => number,
+  b: (round: number) => number,
+): { a: number[]; b: number[] } {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      as.push(a(round));
+      bs.push(b(round));
+    } else {
+      bs.push(b(round));
+      as.push(a(round));
+    }
+  }
+  return { a: as, b: bs };
+}
+
+/**
  * Compares two operations by CPU time (`process.cpuUsage`: user and system time of this
  * process), in interleaved rounds: each round times one batch of `a` and one of `b` (the order
  * alternating between rounds), each batch about `batchMs` of CPU, and the figure is the median
@@ -131,23 +154,12 @@ export function compareCpu(
   const batchMs = options.batchMs ?? 40;
   const batchA = cpuBatchSize(a, batchMs);
   const batchB = cpuBatchSize(b, batchMs);
-  const aNs: number[] = [];
-  const bNs: number[] = [];
-  const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    let x: number;
-    let y: number;
-    if (round % 2 === 0) {
-      x = cpuPerCall(a, batchA, round * batchA);
-      y = cpuPerCall(b, batchB, round * batchB);
-    } else {
-      y = cpuPerCall(b, batchB, round * batchB);
-      x = cpuPerCall(a, batchA, round * batchA);
-    }
-    aNs.push(x);
-    bNs.push(y);
-    ratios.push(x / y);
-  }
+  const { a: aNs, b: bNs } = alternating(
+    rounds,
+    (round) => cpuPerCall(a, batchA, round * batchA),
+    (round) => cpuPerCall(b, batchB, round * batchB),
+  );
+  const ratios = aNs.map((x, i) => x / (bNs[i] as number));
   return {
     aNs: medianOf(aNs),
     bNs: medianOf(bNs),
