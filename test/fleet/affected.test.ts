@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXAMPLE, cli, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, commitAllIn, gitIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 import { skipWithout } from '../support/capabilities.js';
 
@@ -76,9 +76,7 @@ test('affected: a host whose document breaks is named, not silently shown as rem
     'web/layer.yaml': `${layer('web', 0)}---\n${doc('Package', 'nginx', 'desired:\n  state: present\n')}`,
   });
   try {
-    gitIn(dir, 'init', '-q');
-    gitIn(dir, 'add', '.');
-    gitIn(dir, 'commit', '-q', '-m', 'one');
+    commitAllIn(dir);
     writeFileSync(
       join(dir, 'hosts.yaml'),
       `${host('a', { role: 'web' })}---\n${host('b', { role: 'web', 'datum/x': 'y' })}`,

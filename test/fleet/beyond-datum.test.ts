@@ -14,7 +14,7 @@ import {
   validateFleet,
 } from '../../src/fleet/index.js';
 import { LabelwiseError } from '../../src/base/index.js';
-import { EXAMPLE, cli, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, cli, commitAllIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, fleetOf, host, layer } from './helpers.js';
 import { skipWithout } from '../support/capabilities.js';
 
@@ -216,9 +216,7 @@ test('affected: field-level diffs for every changed host, Markdown, --exit-code'
     'fleet/web/layer.yaml': `${layer('web', 0, '  labels:\n    role: web\n')}---\n${nginx('0600')}`,
   });
   try {
-    gitIn(dir, 'init', '-q');
-    gitIn(dir, 'add', '.');
-    gitIn(dir, 'commit', '-q', '-m', 'one');
+    commitAllIn(dir);
     writeFileSync(
       join(dir, 'fleet/web/layer.yaml'),
       `${layer('web', 0, '  labels:\n    role: web\n')}---\n${nginx('0400')}`,

@@ -42,6 +42,13 @@ export function gitIn(dir: string, ...args: string[]): void {
   );
 }
 
+/** Makes `dir` a git repository whose one commit holds every file in it. */
+export function commitAllIn(dir: string, message = 'one'): void {
+  gitIn(dir, 'init', '-q');
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '-q', '-m', message);
+}
+
 /** `validate`'s text output without its header (fleet name, schema, counts, layers' reach). */
 export function body(out: string): string {
   if (!out.startsWith('fleet ')) return out;

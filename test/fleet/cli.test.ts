@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { buildFleetStage } from '../../src/fleet/index.js';
 import { readFleetFiles } from '../../src/fleet/io/read-tree.js';
-import { EXAMPLE, body, cli, gitIn, tempTree } from './cli-helpers.js';
+import { EXAMPLE, body, cli, commitAllIn, tempTree } from './cli-helpers.js';
 import { missingCapability, requiredCapabilities } from '../support/capabilities.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 
@@ -387,9 +387,7 @@ test('a YAML file that is a symbolic link is not read, and a warning says so', a
     // Without git the rest cannot run; where the run requires git, it runs and fails.
     if (missingCapability('git') !== undefined && !requiredCapabilities().has('git')) return;
     // At a git revision the link is a blob holding its target's name: also not read as YAML.
-    gitIn(dir, 'init', '-q');
-    gitIn(dir, 'add', '.');
-    gitIn(dir, 'commit', '-q', '-m', 'one');
+    commitAllIn(dir);
     const affected = await cli('affected', join(dir, 'fleet'), '--from', 'HEAD');
     assert.equal(affected.code, 0, affected.err);
     assert.equal(affected.err, '');

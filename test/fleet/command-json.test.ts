@@ -23,7 +23,7 @@ import {
   validateJson,
 } from '../../src/fleet/index.js';
 import type { FleetSource, Shard } from '../../src/fleet/index.js';
-import { cli, gitIn, tempTree } from './cli-helpers.js';
+import { cli, commitAllIn, tempTree } from './cli-helpers.js';
 import { FLEET, doc, host, layer } from './helpers.js';
 import { skipWithout } from '../support/capabilities.js';
 
@@ -140,9 +140,7 @@ test("affected prints the module shape, with the revisions' errors", async (t) =
     Object.fromEntries(Object.entries(FILES).map(([p, v]) => [`fleet/${p}`, v])),
   );
   try {
-    gitIn(dir, 'init', '-q');
-    gitIn(dir, 'add', '.');
-    gitIn(dir, 'commit', '-q', '-m', 'one');
+    commitAllIn(dir);
     writeFileSync(
       join(dir, 'fleet/web/layer.yaml'),
       `${layer('web', 10, WEB)}---\n${FILE('0644')}`,

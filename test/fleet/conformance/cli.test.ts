@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { cli, gitIn, tempTree } from '../cli-helpers.js';
+import { cli, commitAllIn, gitIn, tempTree } from '../cli-helpers.js';
 import { skipWithout } from '../../support/capabilities.js';
 
 interface CliCase {
@@ -50,9 +50,7 @@ for (const c of suite.cases) {
     const dir = tempTree(c.git === true ? suite.defaults.files : {});
     try {
       if (c.git === true) {
-        gitIn(dir, 'init', '-q');
-        gitIn(dir, 'add', '-A');
-        gitIn(dir, 'commit', '-q', '-m', 'initial');
+        commitAllIn(dir, 'initial');
         write(dir, c.files ?? {});
         gitIn(dir, 'add', '-A');
         gitIn(dir, 'commit', '-q', '--allow-empty', '-m', 'change');
