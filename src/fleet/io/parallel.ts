@@ -119,13 +119,12 @@ export async function resolveInParallel(
   );
 }
 
-/** Batches of `names`, hosts that select the same layers together (`resolve/affinity.ts`). */
-function batchesOf(fleet: Fleet, names: readonly string[], size: number): AffinityBatch[] {
+/** Batches of `docs`, hosts that select the same layers together (`resolve/affinity.ts`). */
+function batchesOf(fleet: Fleet, docs: readonly HostDoc[], size: number): AffinityBatch[] {
   const index = new SelectorIndex<number>();
   fleet.layers.forEach((layer, i) => index.add(i, layer.selector));
-  const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
   return affinityBatches(
-    names.map((name) => index.match(hostLabels(byName.get(name) as HostDoc))),
+    docs.map((doc) => index.match(hostLabels(doc))),
     size,
   );
 }
@@ -139,7 +138,8 @@ async function resolveWithCore(
 ): Promise<HostResult[]> {
   const threads = Math.max(1, Math.min(wanted, hosts.length));
   const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
-  const batches = batchesOf(fleet, hosts, parallel.batch ?? 256);
+  const docs = hosts.map((name) => byName.get(name) as HostDoc);
+  const batches = batchesOf(fleet, docs, parallel.batch ?? 256);
   const scheduler = new AffinityScheduler(batches, layerBytes(core), threads);
   const out: HostResult[] = new Array<HostResult>(hosts.length);
   const bytes = core.buffer.byteLength;
@@ -157,8 +157,7 @@ async function resolveWithCore(
         driveWorker(
           w,
           () => scheduler.next(n),
-          byName,
-          hosts,
+          docs,
           (batch, msg) => {
             msg.results.forEach((result, k) => (out[batch.hosts[k] as number] = result));
             held[n] = msg.heldBytes;
@@ -189,8 +188,7 @@ const IN_FLIGHT = 2;
 function driveWorker(
   w: Worker,
   next: () => AffinityBatch | undefined,
-  byName: ReadonlyMap<string, HostDoc>,
-  hosts: readonly string[],
+  docs: readonly HostDoc[],
   answered: (batch: AffinityBatch, answer: BatchAnswer) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -199,7 +197,7 @@ function driveWorker(
       const batch = next();
       if (batch === undefined) return;
       sent.push(batch);
-      w.postMessage({ hosts: batch.hosts.map((i) => byName.get(hosts[i] as string)) });
+      w.postMessage({ hosts: batch.hosts.map((i) => docs[i]) });
     };
     w.on('message', (answer: BatchAnswer) => {
       answered(sent.shift() as AffinityBatch, answer);
