@@ -3,7 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LabelwiseError } from '../../src/base/errors.js';
-import { manifestJson, prepareFleet, resolveHost } from '../../src/fleet/index.js';
+import { hostLabels, manifestJson, prepareFleet, resolveHost } from '../../src/fleet/index.js';
+import type { HostDoc, ResourceDoc } from '../../src/fleet/model.js';
+import { resolveResource } from '../../src/fleet/resolve/resolve-resource.js';
+import { retainedEntry } from '../../src/fleet/resolve/retained.js';
 import { FLEET, doc, errorsOf, fleetOf, host, layer, resolveIn } from './helpers.js';
 
 const hosts = {
@@ -584,4 +587,45 @@ test('merge: restartOn and reloadOn from different layers are an error on the me
     m.problems.map((p) => p.code),
     ['FLEET_RESTART_AND_RELOAD'],
   );
+});
+
+test('the memo keeps a deep copy of a fold, equal to it, prototypes included', () => {
+  const fleet = fleetOf({
+    'fleet.yaml': FLEET,
+    'hosts.yaml': threeHosts(),
+    'base/l.yaml': [
+      layer('base', 0),
+      doc(
+        'Repository',
+        'r',
+        'requires:\n  - Package[a]\n  - Repository[r]\nrestartOn:\n  - File[x]\ndesired:\n  id: r\n  url: http://a.example\n  components:\n    - main\n',
+      ),
+    ],
+    'web/l.yaml': [
+      layer('web', 10, '  labels:\n    role: web\n'),
+      doc('Repository', 'r', 'desired:\n  components:\n    - main\n    - contrib\n  priority: 3\n'),
+    ],
+  });
+  const contribs = fleet.layers.map((l) => ({
+    layer: l,
+    doc: l.resources.find((d) => d.ref === 'Repository[r]') as ResourceDoc,
+  }));
+  const h = fleet.hosts[0] as HostDoc;
+  const fold = resolveResource(contribs, h, hostLabels(h), true, 0);
+  assert.ok(Object.keys(fold.resource.provenance).length > 0);
+  assert.ok(fold.problems.length > 0 && fold.edges.length > 0);
+  const kept = retainedEntry(fold);
+  assert.deepStrictEqual(kept, fold);
+  assert.deepStrictEqual(Object.keys(kept), Object.keys(fold));
+  assert.deepStrictEqual(Object.keys(kept.resource), Object.keys(fold.resource));
+  // Nothing reachable from the copy is an object of the fold's.
+  const objects = (value: unknown, into: Set<unknown>): Set<unknown> => {
+    if (typeof value === 'object' && value !== null) {
+      into.add(value);
+      for (const child of Object.values(value)) objects(child, into);
+    }
+    return into;
+  };
+  const foldObjects = objects(fold, new Set());
+  for (const o of objects(kept, new Set())) assert.ok(!foldObjects.has(o));
 });

@@ -16,6 +16,7 @@ import { analyseIndexed } from './graph.js';
 import { hostLabels, selectLayers } from './prepare.js';
 import type { PreparedFleet, ResolvedEntry } from './prepare.js';
 import { resolveResource } from './resolve-resource.js';
+import { retainedEntry } from './retained.js';
 import type { Contribution } from './resolve-resource.js';
 
 /** Options for {@link resolveHost}. */
@@ -206,8 +207,10 @@ function memoized(
     prepared.fleet.files,
     prepared.fleet.contents,
   );
-  memo.set(key, entry);
-  return entry;
+  // The memo keeps a copy, so the fold's allocation sites stay short-lived (see retained.ts).
+  const kept = retainedEntry(entry);
+  memo.set(key, kept);
+  return kept;
 }
 
 /** The last document contributing to an entry, where its problems point. */
