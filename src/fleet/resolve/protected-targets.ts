@@ -35,8 +35,13 @@ export const DATUM_PROTECTED: ProtectedSet = Object.freeze({
   unit: 'datum.service',
 });
 
+/** A `//`, a `.` or `..` segment, or a trailing `/`: what a clean absolute path has none of. */
+const UNCLEAN = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 /** Lexical clean of an absolute path (`/etc/x/../datum` → `/etc/datum`); links are not resolved. */
 export function cleanAbsolute(path: string): string {
+  // Most paths are clean already; this runs for every path of every host.
+  if (path.startsWith('/') && !UNCLEAN.test(path)) return path;
   const out: string[] = [];
   for (const part of path.split('/')) {
     if (part === '' || part === '.') continue;
@@ -48,8 +53,11 @@ export function cleanAbsolute(path: string): string {
 
 /** Whether `child` is `parent` or lies below it. */
 function within(parent: string, child: string): boolean {
-  if (parent === child) return true;
-  return child.startsWith(parent === '/' ? '/' : `${parent}/`);
+  if (parent === '/') return child.startsWith('/');
+  return (
+    child.startsWith(parent) &&
+    (child.length === parent.length || child.charCodeAt(parent.length) === 0x2f)
+  );
 }
 
 /** What a protected path defends, so the refusal reads as a boundary, not a typo. */

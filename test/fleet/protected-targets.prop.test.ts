@@ -1,0 +1,56 @@
+// The lexical clean under the protected-target check, against a plain segment walk on paths
+// made of the pieces that matter (`/`, `.`, `..`, names that start with dots), and the check
+// itself on spellings of the protected paths that the fast path must not let through.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  cleanAbsolute,
+  protectedTargetProblem,
+} from '../../src/fleet/resolve/protected-targets.js';
+
+function walkClean(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
+
+const piece = fc.constantFrom('', '.', '..', '...', '.a', 'a.', 'etc', 'datum', 'x');
+const path = fc.array(piece, { maxLength: 6 }).map((parts) => `/${parts.join('/')}`);
+
+test('cleanAbsolute equals a walk over the segments', () => {
+  fc.assert(
+    fc.property(path, (p) => assert.equal(cleanAbsolute(p), walkClean(p))),
+    { numRuns: 5000 },
+  );
+});
+
+test('every spelling of a protected path is refused, and its neighbours are not', () => {
+  const none = Object.create(null) as Record<string, never>;
+  const refused = (target: string): boolean =>
+    protectedTargetProblem('File', 'File[f]', target, none) !== undefined;
+  for (const target of [
+    '/etc/datum',
+    '/etc/datum/',
+    '//etc/datum',
+    '/etc/./datum',
+    '/etc/x/../datum/agent.yaml',
+    '/etc',
+    '/',
+    '/var/lib/datum/state',
+    '/usr/local/bin/datum',
+  ])
+    assert.ok(refused(target), target);
+  for (const target of [
+    '/etc/datumx',
+    '/etc/datum.d',
+    '/etc/.datum',
+    '/var/lib/datum2',
+    '/usr/bin/datumd',
+  ])
+    assert.ok(!refused(target), target);
+});
