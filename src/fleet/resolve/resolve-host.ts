@@ -104,7 +104,11 @@ function entriesOf(
   for (const position of selected) {
     const { layer, solo, shared } = prepared.layers.docsAt(position);
     for (const doc of solo)
-      entries.push(memoized(prepared, memo, [{ layer, doc }], doc, host, labels, withProvenance));
+      entries.push(
+        // Looked up before the contribution is built: nearly every solo document is a hit.
+        memo.get(doc) ??
+          memoized(prepared, memo, [{ layer, doc }], doc, host, labels, withProvenance),
+      );
     for (const doc of shared) {
       const list = contributions.get(doc.ref);
       if (list === undefined) contributions.set(doc.ref, [{ layer, doc }]);
