@@ -512,7 +512,8 @@ function parallelScenario(cores: number): {
   if (build === undefined) return { results: [], ratios: {} };
   const hosts = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_HOSTS ?? '20000');
   const repeats = Number(process.env.LABELWISE_BENCH_FLEET_PARALLEL_REPEATS ?? '3');
-  // Memory is measured past the core count too (more threads must not mean more memory).
+  // Memory is measured past the core count too (more threads must not mean more memory; past
+  // the cores, labelwise runs one worker per core).
   const counts = (process.env.LABELWISE_BENCH_FLEET_THREADS ?? `${cores},${2 * cores},${4 * cores}`)
     .split(',')
     .map(Number);
@@ -556,7 +557,10 @@ function parallelScenario(cores: number): {
   for (const n of counts) {
     if (n === 1) continue;
     const wide = runs[String(n)] as ParallelFigures[];
-    shape(String(n), `resolve ${hosts} hosts, ${n} worker threads, compiled build`);
+    shape(
+      String(n),
+      `resolve ${hosts} hosts, --threads ${n} (${Math.min(n, cores)} workers), compiled build`,
+    );
     const speedups = wide.map((f, r) => (one[r] as ParallelFigures).resolve_s / f.resolve_s);
     const rss = wide.map((f, r) => f.peak_rss_mb / (main[r] as ParallelFigures).peak_rss_mb);
     ratios[`parallel_speedup_at_${n}`] = median(speedups);

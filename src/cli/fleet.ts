@@ -54,7 +54,7 @@ function validateCommand(program: Command, io: CliIO, exit: { code: number }): v
     .option('--shards <n>', SHARDS_HELP)
     .option(
       '--threads <n>',
-      'worker threads resolving hosts (default: every core free memory allows, for fleets of 2,000 hosts or more)',
+      'worker threads resolving hosts, at most one per core (default: every core free memory allows, for fleets of 2,000 hosts or more)',
     )
     .option('--json', 'print JSON on stdout')
     .addHelpText('after', `\nExit 1 when any error is found.\n\nExample:\n  ${EXAMPLES.validate}\n`)

@@ -56,6 +56,7 @@ export {
   defaultThreads,
   resolveInParallel,
   validateInParallel,
+  workerCount,
   workerLimits,
 } from './io/parallel.js';
 export type { HostResult, ParallelOptions } from './io/parallel.js';

@@ -10,6 +10,7 @@ import {
   resolveInParallel,
   validateFleet,
   validateInParallel,
+  workerCount,
   workerLimits,
 } from '../../src/fleet/index.js';
 import type { FleetFile } from '../../src/fleet/index.js';
@@ -125,18 +126,20 @@ test('a worker over its heap bound leaves the report to the main thread, unchang
 test('workers are bounded by the core they hold, and the default respects free memory', () => {
   const small = workerLimits(1024 * 1024);
   const large = workerLimits(64 * 1024 * 1024);
-  // The workers split one young-generation budget: more threads, not more memory.
-  const young = (threads: number): number =>
-    workerLimits(1024 * 1024, threads).maxYoungGenerationSizeMb ?? 0;
-  assert.equal(young(1), 16);
-  assert.equal(young(2), 8);
-  assert.equal(young(8), 2);
-  for (let threads = 1; threads <= 64; threads++)
-    assert.ok(threads * young(threads) <= Math.max(16, threads), `${threads} threads`);
+  assert.equal(small.maxYoungGenerationSizeMb, 16);
   assert.ok((large.maxOldGenerationSizeMb ?? 0) > (small.maxOldGenerationSizeMb ?? 0));
   assert.ok(defaultThreads(0) >= 1 && defaultThreads(0) <= availableParallelism());
   // A core too large for half the free memory leaves one thread, never none.
   assert.equal(defaultThreads(freemem() * 4), 1);
+});
+
+test('threads past the cores run one worker per core: more threads, not more memory', () => {
+  const cores = availableParallelism();
+  assert.equal(workerCount(1, 100), 1);
+  assert.equal(workerCount(cores, 100), Math.min(cores, 100));
+  assert.equal(workerCount(4 * cores, 10_000), cores);
+  assert.equal(workerCount(4 * cores, 1), 1);
+  assert.equal(workerCount(0, 10), 1);
 });
 
 test('a resolve worker loads resolution code only: no YAML parser, no module index', () => {

@@ -29,7 +29,9 @@ export interface HostResult {
 export interface ParallelOptions {
   /**
    * Worker threads. Default: {@link defaultThreads} for the fleet's core (every core the process
-   * may use, as far as free memory allows). 1 resolves in this thread for validate.
+   * may use, as far as free memory allows). 1 resolves in this thread for validate. More than
+   * the cores the process may use runs one worker per core: resolution is CPU-bound, so further
+   * workers would add memory and contention and no speed.
    */
   readonly threads?: number;
   /** Hosts per batch handed to a worker. Default 256. */
@@ -83,24 +85,31 @@ function startWorker(workerData: SharedCore, resourceLimits: ResourceLimits): Wo
 }
 
 /**
- * The young generation all workers share between them, in MB. A larger young generation means
- * fewer collections (each one a pause in resolving) and a smaller one less memory; the workers
- * split one budget, so that adding threads does not add memory here.
+ * Each worker's young generation, in MB. A worker's survivors per collection hardly depend on
+ * this size, so each collection costs about the same and a smaller young generation means
+ * proportionally more of them: splitting 16 MB between 2 workers doubled the collection time
+ * each spent on half the hosts (measured). Workers are at most one per core, which bounds what
+ * this costs.
  */
-const YOUNG_BUDGET_MB = 16;
+const YOUNG_MB = 16;
 
 /**
  * A worker's heap, bounded by what it holds: the layers it reads (at most the core, expanded
- * from its serialized size), its memo and one batch; and its share of {@link YOUNG_BUDGET_MB}.
- * Left unbounded, V8 lets each worker's heap grow far past that before it collects, and memory
- * grows with the thread count by hundreds of megabytes per worker.
+ * from its serialized size), its memo and one batch; and {@link YOUNG_MB}. Left unbounded, V8
+ * lets each worker's heap grow far past that before it collects, and memory grows with the
+ * thread count by hundreds of megabytes per worker.
  */
-export function workerLimits(coreBytes: number, threads = 1): ResourceLimits {
+export function workerLimits(coreBytes: number): ResourceLimits {
   const coreMb = coreBytes / (1024 * 1024);
   return {
-    maxYoungGenerationSizeMb: Math.max(1, Math.floor(YOUNG_BUDGET_MB / Math.max(1, threads))),
+    maxYoungGenerationSizeMb: YOUNG_MB,
     maxOldGenerationSizeMb: Math.ceil(128 + CORE_EXPANSION * 4 * coreMb),
   };
+}
+
+/** The workers to start for `wanted` threads and `hosts` hosts: at most one per core. */
+export function workerCount(wanted: number, hosts: number): number {
+  return Math.max(1, Math.min(wanted, hosts, availableParallelism()));
 }
 
 /** Resolves `hosts` of the loaded `fleet` in worker threads. Returns results in the order of `hosts`. */
@@ -136,7 +145,7 @@ async function resolveWithCore(
   wanted: number,
   parallel: ParallelOptions,
 ): Promise<HostResult[]> {
-  const threads = Math.max(1, Math.min(wanted, hosts.length));
+  const threads = workerCount(wanted, hosts.length);
   const byName = new Map(fleet.hosts.map((h) => [h.name, h]));
   const docs = hosts.map((name) => byName.get(name) as HostDoc);
   const batches = batchesOf(fleet, docs, parallel.batch ?? 256);
@@ -145,8 +154,8 @@ async function resolveWithCore(
   const bytes = core.buffer.byteLength;
   const limits =
     parallel.heapMb === undefined
-      ? workerLimits(bytes, threads)
-      : { ...workerLimits(bytes, threads), maxOldGenerationSizeMb: parallel.heapMb };
+      ? workerLimits(bytes)
+      : { ...workerLimits(bytes), maxOldGenerationSizeMb: parallel.heapMb };
   const workers = Array.from({ length: threads }, () => startWorker(core, limits));
   const held: number[] = new Array<number>(threads).fill(0);
   try {
