@@ -184,18 +184,24 @@ async function resolveWithCore(
   return out;
 }
 
+/** Worker runs under way: the last one to end turns parallel scavenging back on. */
+let serialRuns = 0;
+
 /**
  * Turns off V8's parallel scavenging while the workers run, and returns what turns it back on.
  * With a worker on every core, a scavenge's helper threads can only take a core from another
  * worker, and with a worker's few survivors (~100 KB) they save nothing: measured with
  * `--trace-gc-nvp` on 2 cores, a worker's scavenge paused it 0.9 ms alone against 1.3 to 2.4 ms
  * with helpers. The flag is read at each scavenge, so setting it while running is safe; a
- * process started without parallel scavenging is left so.
+ * process started without parallel scavenging is left so, and runs that overlap leave it off
+ * until the last one ends.
  */
 function serialScavenges(): () => void {
   if (process.execArgv.includes('--no-parallel-scavenge')) return () => undefined;
-  setFlagsFromString('--no-parallel-scavenge');
-  return () => setFlagsFromString('--parallel-scavenge');
+  if (serialRuns++ === 0) setFlagsFromString('--no-parallel-scavenge');
+  return () => {
+    if (--serialRuns === 0) setFlagsFromString('--parallel-scavenge');
+  };
 }
 
 /** A worker's answer to one batch. */

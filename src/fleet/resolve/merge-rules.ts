@@ -55,7 +55,8 @@ export interface Conflict {
   readonly precedence: number;
 }
 
-function isMap(value: DesiredValue): value is DesiredMap {
+/** Whether a desired value is a map (not a leaf or a list). */
+export function isMap(value: DesiredValue): value is DesiredMap {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
